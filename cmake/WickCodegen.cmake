@@ -1,0 +1,41 @@
+# cmake/WickCodegen.cmake: runs `python3 -m codegen` whenever a declaration, a
+# template or the generator itself changes. See Note [Fixed outputs] in codegen/gen.py.
+include_guard(GLOBAL)
+
+execute_process(
+  COMMAND ${Python_EXECUTABLE} -m codegen --list-outputs
+  WORKING_DIRECTORY ${PROJECT_SOURCE_DIR}
+  OUTPUT_VARIABLE _wick_outputs
+  ERROR_VARIABLE _wick_error
+  RESULT_VARIABLE _wick_rc
+  OUTPUT_STRIP_TRAILING_WHITESPACE)
+if(NOT _wick_rc EQUAL 0)
+  message(FATAL_ERROR "codegen does not run with ${Python_EXECUTABLE}:\n${_wick_error}\n"
+                      "It needs PyYAML and Jinja2 (apt-get install python3-yaml python3-jinja2).")
+endif()
+list(TRANSFORM _wick_outputs PREPEND ${WICK_GENERATED_DIR}/ OUTPUT_VARIABLE WICK_GENERATED_FILES)
+
+file(GLOB WICK_DECLARATIONS CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/declarations/*.yaml)
+file(GLOB_RECURSE WICK_CODEGEN_SOURCES CONFIGURE_DEPENDS
+     ${PROJECT_SOURCE_DIR}/codegen/*.py ${PROJECT_SOURCE_DIR}/codegen/templates/*.j2)
+
+add_custom_command(
+  OUTPUT ${WICK_GENERATED_FILES}
+  COMMAND ${Python_EXECUTABLE} -m codegen --declarations ${PROJECT_SOURCE_DIR}/declarations
+          --out ${WICK_GENERATED_DIR}
+  DEPENDS ${WICK_DECLARATIONS} ${WICK_CODEGEN_SOURCES}
+  WORKING_DIRECTORY ${PROJECT_SOURCE_DIR}
+  COMMENT "Generating bindings and kernels from declarations/*.yaml"
+  VERBATIM)
+add_custom_target(wick_codegen DEPENDS ${WICK_GENERATED_FILES})
+
+# wick_generated(<var> <pattern>...): the generated files matching the patterns.
+function(wick_generated var)
+  set(result)
+  foreach(pattern IN LISTS ARGN)
+    set(matched ${WICK_GENERATED_FILES})
+    list(FILTER matched INCLUDE REGEX "${pattern}")
+    list(APPEND result ${matched})
+  endforeach()
+  set(${var} ${result} PARENT_SCOPE)
+endfunction()

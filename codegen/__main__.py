@@ -1,0 +1,6 @@
+"""`python3 -m codegen`: see gen.main."""
+import sys
+
+from codegen.gen import main
+
+sys.exit(main())

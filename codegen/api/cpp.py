@@ -1,0 +1,111 @@
+"""The C++ API of an op: wick::<name>, wick::<name>_ and wick::<name>_out in generated ops.h."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import List, Optional, Tuple
+
+from codegen.model import Cpp, Declaration, Param, Pointwise, PythonImpl, Signature, Type
+
+_BASE = {
+    "Tensor": "Tensor", "Scalar": "Scalar", "int": "int64_t", "float": "double", "bool": "bool",
+    "ScalarType": "DType", "Device": "Device", "object": "PyObject*",
+}
+_RETURNS = {
+    "Tensor": "Tensor", "Tensor(a!)": "Tensor", "Scalar": "Scalar", "int": "int64_t",
+    "int[]": "DimVector", "bool": "bool", "float": "double", "None": "void", "object": "PyObject*",
+}
+
+
+def value_type(t: Type) -> str:
+    """The C++ type holding a converted argument."""
+    if t.base == "Tensor":
+        return "Tensor"  # an undefined Tensor stands for None
+    base = "IntArrayRef" if t.is_list else _BASE[t.base]
+    return f"std::optional<{base}>" if t.optional else base
+
+
+def param_type(t: Type) -> str:
+    v = value_type(t)
+    return f"const {v}&" if v in ("Tensor", "Scalar") or v.startswith("std::optional<Scalar") else v
+
+
+def return_type(ret: str) -> str:
+    return _RETURNS[ret]
+
+
+def default_value(p: Param) -> Optional[str]:
+    if p.default is None:
+        return None
+    if p.default == "None":
+        return "Tensor()" if p.type.base == "Tensor" else "std::nullopt"
+    if p.default in ("True", "False"):
+        return p.default.lower()
+    return p.default
+
+
+@dataclass(frozen=True)
+class CppFunction:
+    """One C++ function of an op: its name, parameters and how ops.cpp defines it (if it does)."""
+
+    name: str
+    params: Tuple[Tuple[str, str, Optional[str]], ...]  # (type, name, default)
+    returns: str
+    decl: Declaration
+    sig: Signature
+    form: str  # "functional" | "inplace" | "out"
+
+    def prototype(self, defaults: bool) -> str:
+        ps = []
+        for t, n, d in self.params:
+            ps.append(f"{t} {n}" + (f" = {d}" if defaults and d is not None else ""))
+        return f"{self.returns} {self.name}({', '.join(ps)})"
+
+    @property
+    def arg_names(self) -> List[str]:
+        return [n for _, n, _ in self.params]
+
+
+def _params(sig: Signature) -> List[Tuple[str, str, Optional[str]]]:
+    out = []
+    defaults_ok = True
+    # C++ defaults must be trailing: drop any default that a later non-default parameter follows.
+    for p in reversed(sig.params):
+        d = default_value(p) if defaults_ok else None
+        if d is None:
+            defaults_ok = False
+        out.append((param_type(p.type), p.name, d))
+    return list(reversed(out))
+
+
+def functions(decl: Declaration) -> List[CppFunction]:
+    """Every C++ function of `decl`, functional form first, in declaration order."""
+    result: List[CppFunction] = []
+    base = core_name(decl)
+    for sig in decl.signatures:
+        ps = _params(sig)
+        result.append(CppFunction(base, tuple(ps), return_type(sig.returns), decl, sig,
+                                  "inplace" if decl.inplace_only else "functional"))
+        if decl.inplace:
+            result.append(CppFunction(base + "_", tuple(ps), "Tensor", decl, sig, "inplace"))
+        if decl.out:
+            result.append(CppFunction(base + "_out", (("const Tensor&", "out", None),) + tuple(ps),
+                                      "Tensor", decl, sig, "out"))
+    return result
+
+
+def hand_written(fn: CppFunction) -> bool:
+    """Whether core implements `fn` by hand (see Note [Out forms of hand-written ops] in ops.h)."""
+    if not isinstance(fn.decl.impl, Cpp):
+        return False
+    if fn.decl.inplace or fn.decl.out:
+        return fn.form == "out"
+    return True
+
+
+def core_name(decl: Declaration) -> str:
+    impl = decl.impl
+    return impl.function if isinstance(impl, (Cpp, PythonImpl)) else decl.name
+
+
+def is_pointwise(decl: Declaration) -> bool:
+    return isinstance(decl.impl, Pointwise)

@@ -1,0 +1,126 @@
+"""The Python API of an op: which methods and functions it makes, and their overloads."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Dict, List, Optional, Tuple
+
+from codegen.api import cpp
+from codegen.model import Declaration, Param, PythonImpl, Signature, Type
+
+# How the runtime (python_ext/arg_parser.h) converts each parameter type.
+ARG_KIND = {
+    "Tensor": "Tensor", "Scalar": "Scalar", "int": "Int", "float": "Double", "bool": "Bool",
+    "ScalarType": "DType", "Device": "Device", "object": "Object",
+}
+# Names shown in signatures and error messages, as PyTorch shows them.
+PY_TYPE = {
+    "Tensor": "Tensor", "Scalar": "Number", "int": "int", "float": "float", "bool": "bool",
+    "ScalarType": "dtype", "Device": "Device", "object": "object",
+}
+# Names used in the .pyi stubs and text signatures.
+ANNOTATION = {
+    "Tensor": "Tensor", "Scalar": "Number", "int": "int", "float": "float", "bool": "bool",
+    "ScalarType": "dtype", "Device": "Device | str", "object": "Any",
+}
+
+OUT_PARAM = Param("out", Type("Tensor", optional=True), "None", kwarg_only=True)
+
+
+def arg_kind(t: Type) -> str:
+    return "IntList" if t.is_list else ARG_KIND[t.base]
+
+
+def py_type(t: Type) -> str:
+    base = "tuple of ints" if t.is_list else PY_TYPE[t.base]
+    return base + ("?" if t.optional else "")
+
+
+@dataclass(frozen=True)
+class Overload:
+    decl: Declaration
+    sig: Signature
+    params: Tuple[Param, ...]  # as Python sees them: no self for methods, out= added
+    form: str  # "functional" | "inplace" | "out"
+    method: bool
+
+    @property
+    def text(self) -> str:
+        """The signature as error messages show it: (Tensor other, *, Number alpha=1)."""
+        parts: List[str] = []
+        star = False
+        for p in self.params:
+            if p.kwarg_only and not star:
+                parts.append("*")
+                star = True
+            parts.append(f"{py_type(p.type)} {p.name}" + ("" if p.default is None else f"={p.default}"))
+        return f"({', '.join(parts)})"
+
+    @property
+    def returns_self(self) -> bool:
+        return self.form == "inplace" or self.sig.returns == "Tensor(a!)"
+
+    @property
+    def has_out(self) -> bool:
+        return self.form == "out"
+
+    def cpp_function(self, with_out: bool) -> str:
+        base = cpp.core_name(self.decl)
+        if self.form == "inplace" and not self.decl.inplace_only:
+            return base + "_"
+        return base + "_out" if with_out else base
+
+    @property
+    def python_impl(self) -> bool:
+        return isinstance(self.decl.impl, PythonImpl)
+
+
+@dataclass(frozen=True)
+class Binding:
+    """One Python-visible name: a Tensor method or a wick function, with its overloads."""
+
+    name: str
+    method: bool
+    overloads: Tuple[Overload, ...]
+    doc: str
+
+    @property
+    def c_name(self) -> str:
+        return ("TensorMethod_" if self.method else "Function_") + self.name
+
+
+def bindings(decls: List[Declaration]) -> Tuple[List[Binding], List[Binding]]:
+    """(Tensor methods, module functions), each sorted by name."""
+    methods: Dict[str, List[Overload]] = {}
+    functions: Dict[str, List[Overload]] = {}
+    docs: Dict[str, str] = {}
+    for d in decls:
+        for sig in d.signatures:
+            if "method" in d.variants:
+                methods.setdefault(d.name, []).append(
+                    Overload(d, sig, sig.params[1:], "inplace" if d.inplace_only else "functional", True))
+                if d.inplace:
+                    methods.setdefault(d.name + "_", []).append(Overload(d, sig, sig.params[1:], "inplace", True))
+            if "function" in d.variants:
+                form = "inplace" if d.inplace_only else "out" if d.out else "functional"
+                params = sig.params + ((OUT_PARAM,) if d.out else ())
+                functions.setdefault(d.name, []).append(Overload(d, sig, params, form, False))
+        docs[d.name] = d.doc
+        docs[d.name + "_"] = d.doc if d.inplace_only else f"In-place form of {d.name}(). {d.doc}"
+
+    def build(table: Dict[str, List[Overload]], method: bool) -> List[Binding]:
+        return [Binding(n, method, tuple(ovs), docs[n]) for n, ovs in sorted(table.items())]
+
+    return build(methods, True), build(functions, False)
+
+
+def default_spec(p: Param) -> Optional[Tuple[str, str]]:
+    """The runtime's (kind, value) for a default: ("Int", "1"), ("Bool", "true"), ("None", "0")."""
+    if p.default is None:
+        return None
+    if p.default == "None":
+        return ("None", "0")
+    if p.default in ("True", "False"):
+        return ("Bool", "1" if p.default == "True" else "0")
+    if "." in p.default:
+        return ("Float", p.default)
+    return ("Int", p.default)

@@ -1,0 +1,1 @@
+"""One emitter per kind of output; each returns {relative path: content}."""

@@ -1,0 +1,72 @@
+"""Core's side of every op: generated/include/wick/ops.h and generated/core/ops.cpp."""
+from __future__ import annotations
+
+from typing import Dict, List
+
+from codegen.api import cpp
+from codegen.dest.common import CPP_TYPE, render
+from codegen.model import DTYPES, Cpp, Declaration, Pointwise
+
+
+def _pointwise_body(fn: cpp.CppFunction) -> str:
+    decl = fn.decl
+    impl = decl.impl
+    assert isinstance(impl, Pointwise)
+    first = decl.signatures[0]
+    wrapped = [p.name for p in fn.sig.params if p.name in impl.operands and p.type.base == "Scalar"]
+    if wrapped:
+        # A Scalar operand becomes a 0-d "wrapped number" tensor: see Note [Wrapped numbers].
+        args = [f"detail::wrap_scalar({n})" if n in wrapped else n for n in fn.arg_names]
+        assert fn.sig != first
+        return f"return {fn.name}({', '.join(args)});"
+    target = {"functional": "Tensor out;", "inplace": "Tensor out = self;", "out": "Tensor result = out;"}[fn.form]
+    mode = {"functional": "Functional", "inplace": "InPlace", "out": "Out"}[fn.form]
+    out_var = "result" if fn.form == "out" else "out"
+    inputs = ", ".join(impl.operands)
+    scalars = ", ".join(impl.constants)
+    return (f"{target}\n  return detail::pointwise(k{_ident(decl.name)}Op, {out_var}, OutMode::{mode}, "
+            f"{{{inputs}}}, {{{scalars}}});")
+
+
+def _derived_body(fn: cpp.CppFunction) -> str:
+    """Functional and in-place forms of a hand-written op that has an out form."""
+    args = ", ".join(fn.arg_names)
+    if fn.form == "functional":
+        return f"return {fn.name}_out(Tensor(), {args});"
+    assert fn.form == "inplace"
+    base = fn.name[:-1]
+    return f'return detail::assign_inplace("{fn.name}", self, {base}_out(Tensor(), {args}));'
+
+
+def _ident(name: str) -> str:
+    return "".join(part.capitalize() for part in name.split("_")) + ("_" if name.endswith("_") else "")
+
+
+def emit(decls: List[Declaration]) -> Dict[str, str]:
+    fns = [fn for d in decls for fn in cpp.functions(d)]
+    core_fns = [fn for fn in fns if fn.returns != "PyObject*" and not _python(fn)]
+    bodies = []
+    for fn in core_fns:
+        if isinstance(fn.decl.impl, Pointwise):
+            bodies.append((fn, _pointwise_body(fn)))
+        elif isinstance(fn.decl.impl, Cpp) and not cpp.hand_written(fn):
+            bodies.append((fn, _derived_body(fn)))
+    pointwise = []
+    for d in decls:
+        if isinstance(d.impl, Pointwise):
+            entries = {b: [f"&{b}_pointwise_kernel<kernels::{_functor(d)}<{CPP_TYPE[t]}>>" if t in d.dtypes[b]
+                           else "nullptr" for t in DTYPES] for b in ("cpu", "cuda")}
+            pointwise.append(dict(decl=d, ident=_ident(d.name), functor=_functor(d), entries=entries))
+    return {
+        "include/wick/ops.h": render("ops.h.j2", functions=core_fns),
+        "core/ops.cpp": render("ops.cpp.j2", bodies=bodies, pointwise=pointwise, dtypes=DTYPES,
+                               cpp_types=[CPP_TYPE[t] for t in DTYPES]),
+    }
+
+
+def _python(fn: cpp.CppFunction) -> bool:
+    return not isinstance(fn.decl.impl, (Cpp, Pointwise))
+
+
+def _functor(d: Declaration) -> str:
+    return f"{d.name}_op"

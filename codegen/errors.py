@@ -1,0 +1,39 @@
+"""Errors that point at a place in a declaration file."""
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from typing import Iterable, Optional
+
+
+@dataclass(frozen=True)
+class Location:
+    file: str
+    line: int  # 1-based
+    column: int  # 1-based
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}"
+
+
+class DeclarationError(Exception):
+    """A bad declaration: `file:line:col: [in 'op':] message (hint)`."""
+
+    def __init__(self, loc: Location, message: str, decl: Optional[str] = None,
+                 hint: Optional[str] = None) -> None:
+        self.loc = loc
+        self.message = message
+        self.decl = decl
+        self.hint = hint
+        text = f"{loc}: "
+        if decl:
+            text += f"in '{decl}': "
+        text += message
+        if hint:
+            text += f"; {hint}"
+        super().__init__(text)
+
+
+def did_you_mean(word: str, choices: Iterable[str]) -> Optional[str]:
+    close = difflib.get_close_matches(word, sorted(choices), n=1, cutoff=0.6)
+    return f"did you mean '{close[0]}'?" if close else None

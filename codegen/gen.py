@@ -1,0 +1,86 @@
+"""The pipeline: read declarations, validate, emit, write what changed.
+
+    python3 -m codegen --declarations declarations --out generated
+"""
+from __future__ import annotations
+
+import argparse
+import glob
+import os
+import sys
+import time
+from typing import Dict, List, Optional, Sequence
+
+from codegen import model, yaml_loader
+from codegen.dest import core, kernels, python_bindings, tests
+from codegen.errors import DeclarationError
+from codegen.writer import FileManager
+
+# Note [Fixed outputs]
+# ~~~~~~~~~~~~~~~~~~~~
+# The list of generated files does not depend on the declarations, so CMake
+# learns it once at configure time and adding or removing an op never needs
+# a reconfigure: an op lives inside these files, never in a file of its own.
+OUTPUTS: List[str] = [
+    "include/wick/ops.h",
+    "core/ops.cpp",
+    *kernels.outputs(),
+    "python/tensor_methods.cpp",
+    "python/functions.cpp",
+    "python/python_impls.h",
+    "python/function_names.py",
+    "tests/test_generated_ops.py",
+]
+
+
+def load_declarations(paths: Sequence[str]) -> List[model.Declaration]:
+    decls: List[model.Declaration] = []
+    for path in paths:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        decls.extend(model.parse_file(path, yaml_loader.load(path, text)))
+    model.check_all(decls)
+    return decls
+
+
+def generate(decls: List[model.Declaration]) -> Dict[str, str]:
+    files: Dict[str, str] = {}
+    for emitter in (core, kernels, python_bindings, tests):
+        files.update(emitter.emit(decls))
+    return files
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python3 -m codegen",
+        description="Generate Wick's bindings, kernels and tests from YAML declarations.")
+    parser.add_argument("--declarations", default="declarations",
+                        help="directory of *.yaml declaration files (default: declarations)")
+    parser.add_argument("--out", default="generated", help="output directory (default: generated)")
+    parser.add_argument("--list-outputs", action="store_true",
+                        help="print the generated files, relative to --out, and exit")
+    parser.add_argument("--verbose", action="store_true", help="say which files were rewritten")
+    args = parser.parse_args(argv)
+
+    if args.list_outputs:
+        print(";".join(OUTPUTS))
+        return 0
+    start = time.perf_counter()
+    paths = sorted(glob.glob(os.path.join(args.declarations, "*.yaml")))
+    if not paths:
+        print(f"codegen: no *.yaml files in {args.declarations}", file=sys.stderr)
+        return 2
+    try:
+        decls = load_declarations(paths)
+    except DeclarationError as e:
+        print(f"{e}", file=sys.stderr)
+        return 1
+    manager = FileManager(args.out, OUTPUTS)
+    for relpath, content in sorted(generate(decls).items()):
+        manager.write(relpath, content)
+    changed = manager.commit()
+    if args.verbose:
+        took = time.perf_counter() - start
+        print(f"codegen: {len(decls)} declarations, {len(changed)} of {len(OUTPUTS)} files rewritten "
+              f"in {took:.2f}s" + "".join(f"\n  {p}" for p in changed))
+    return 0

@@ -1,0 +1,462 @@
+"""The declaration model: frozen dataclasses parsed from YAML and validated.
+
+A `Signature` prints back to the exact text it was parsed from (checked in
+`Signature.parse`), so every emitter and every error message speaks the
+declaration's own language.
+"""
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass
+from typing import Dict, FrozenSet, List, Optional, Tuple, Union
+
+from codegen.errors import DeclarationError, Location, did_you_mean
+from codegen.yaml_loader import Node, NodeList
+
+DTYPES: Tuple[str, ...] = (
+    "bool", "uint8", "int8", "int16", "int32", "int64",
+    "float16", "bfloat16", "float32", "float64",
+)
+BACKENDS: Tuple[str, ...] = ("cpu", "cuda")
+
+# Base types a parameter may have, and which modifiers each allows.
+PARAM_TYPES: Dict[str, FrozenSet[str]] = {
+    "Tensor": frozenset({"?", "(a!)"}),
+    "Scalar": frozenset({"?"}),
+    "int": frozenset({"?", "[]"}),
+    "float": frozenset({"?"}),
+    "bool": frozenset(),
+    "ScalarType": frozenset({"?"}),
+    "Device": frozenset({"?"}),
+    "object": frozenset(),
+}
+RETURN_TYPES: FrozenSet[str] = frozenset(
+    {"Tensor", "Tensor(a!)", "Scalar", "int", "int[]", "bool", "float", "object", "None"})
+# Functions a pointwise expression may call (core/include/wick/math.h).
+POINTWISE_FUNCTIONS: FrozenSet[str] = frozenset({"exp", "log", "sqrt", "abs"})
+MAX_OPERANDS = 5  # TensorIter::kMaxOperands less the output
+
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+_TYPE = re.compile(r"(?P<base>[A-Za-z]+)(?P<mods>(\[\]|\(a!\)|\?)*)\Z")
+
+
+@dataclass(frozen=True)
+class Type:
+    base: str
+    is_list: bool = False
+    optional: bool = False
+    mutable: bool = False  # Tensor(a!): written in place, returned as the same object
+
+    @staticmethod
+    def parse(text: str, err: "ErrorAt") -> "Type":
+        m = _TYPE.match(text)
+        if not m or m.group("base") not in PARAM_TYPES:
+            base = m.group("base") if m else text
+            raise err(f"unknown type '{base}'", did_you_mean(base, PARAM_TYPES))
+        base, mods = m.group("base"), m.group("mods")
+        allowed = PARAM_TYPES[base]
+        for mod in re.findall(r"\[\]|\(a!\)|\?", mods):
+            if mod not in allowed:
+                raise err(f"type '{base}' does not take '{mod}'")
+        t = Type(base, "[]" in mods, mods.endswith("?"), "(a!)" in mods)
+        if str(t) != text:
+            raise err(f"malformed type '{text}'", f"write it as '{t}'")
+        return t
+
+    def __str__(self) -> str:
+        return self.base + ("[]" if self.is_list else "") + ("(a!)" if self.mutable else "") + (
+            "?" if self.optional else "")
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    type: Type
+    default: Optional[str]  # the literal as written: 1, 0.5, True, None
+    kwarg_only: bool
+
+    def __str__(self) -> str:
+        return f"{self.type} {self.name}" + ("" if self.default is None else f"={self.default}")
+
+
+_DEFAULT_OK = {
+    "Scalar": re.compile(r"-?\d+(\.\d+)?\Z|True\Z|False\Z"),
+    "int": re.compile(r"-?\d+\Z"),
+    "float": re.compile(r"-?\d+(\.\d+)?\Z"),
+    "bool": re.compile(r"True\Z|False\Z"),
+}
+
+
+@dataclass(frozen=True)
+class Signature:
+    params: Tuple[Param, ...]
+    returns: str
+
+    @staticmethod
+    def parse(text: str, err: "ErrorAt") -> "Signature":
+        m = re.fullmatch(r"\((?P<params>.*)\)\s*->\s*(?P<ret>\S+)", text.strip())
+        if not m:
+            raise err(f"malformed signature '{text}'",
+                      "expected '(Type name, ..., *, Type name=default) -> Return'")
+        params: List[Param] = []
+        kwarg_only = False
+        seen_default = False
+        body = m.group("params").strip()
+        for piece in [p.strip() for p in body.split(",")] if body else []:
+            if piece == "*":
+                if kwarg_only:
+                    raise err("'*' given twice")
+                kwarg_only = True
+                continue
+            pm = re.fullmatch(r"(?P<type>\S+)\s+(?P<name>\w+)(\s*=\s*(?P<default>\S+))?", piece)
+            if not pm:
+                raise err(f"malformed parameter '{piece}'", "expected 'Type name' or 'Type name=default'")
+            ptype = Type.parse(pm.group("type"), err)
+            name, default = pm.group("name"), pm.group("default")
+            if any(p.name == name for p in params):
+                raise err(f"parameter '{name}' given twice")
+            if default is not None:
+                _check_default(ptype, name, default, err)
+                seen_default = True
+            elif seen_default and not kwarg_only:
+                raise err(f"parameter '{name}' without a default follows one with a default")
+            params.append(Param(name, ptype, default, kwarg_only))
+        ret = m.group("ret")
+        if ret not in RETURN_TYPES:
+            raise err(f"unknown return type '{ret}'", did_you_mean(ret, RETURN_TYPES))
+        sig = Signature(tuple(params), ret)
+        if str(sig) != " ".join(text.split()):
+            raise err(f"signature does not round-trip: '{text}' prints as '{sig}'",
+                      "use one space after commas and around '->'")
+        return sig
+
+    def __str__(self) -> str:
+        parts: List[str] = []
+        star = False
+        for p in self.params:
+            if p.kwarg_only and not star:
+                parts.append("*")
+                star = True
+            parts.append(str(p))
+        return f"({', '.join(parts)}) -> {self.returns}"
+
+    def param(self, name: str) -> Optional[Param]:
+        return next((p for p in self.params if p.name == name), None)
+
+
+def _check_default(t: Type, name: str, default: str, err: "ErrorAt") -> None:
+    if default == "None":
+        if not t.optional:
+            raise err(f"parameter '{name}' has default None but type '{t}' is not optional",
+                      f"write '{t}?'")
+        return
+    pattern = None if t.is_list or t.optional else _DEFAULT_OK.get(t.base)
+    if pattern is None or not pattern.match(default):
+        raise err(f"default '{default}' does not fit type '{t}' of parameter '{name}'")
+
+
+@dataclass(frozen=True)
+class Pointwise:
+    expr: str
+    promote: str  # "common" | "int_to_float"
+    output: str  # "same" | "bool"
+    operands: Tuple[str, ...]  # the Tensor parameters the expression reads, in order
+    constants: Tuple[str, ...]  # the Scalar parameters, passed to the kernel as constants
+
+
+@dataclass(frozen=True)
+class Cpp:
+    function: str  # wick::<function> in core
+
+
+@dataclass(frozen=True)
+class PythonImpl:
+    function: str  # wick::python::impl::<function> in python_ext
+
+
+Impl = Union[Pointwise, Cpp, PythonImpl]
+
+
+@dataclass(frozen=True)
+class Declaration:
+    name: str
+    signatures: Tuple[Signature, ...]
+    variants: FrozenSet[str]
+    inplace: bool
+    out: bool
+    impl: Impl
+    dtypes: Dict[str, Tuple[str, ...]]  # backend -> dtypes (pointwise only)
+    doc: str
+    numpy: Optional[str]
+    domain: str
+    loc: Location
+
+    @property
+    def inplace_only(self) -> bool:
+        return self.signatures[0].params[0].type.mutable if self.signatures[0].params else False
+
+
+class ErrorAt:
+    """Builds DeclarationErrors for one place in one declaration."""
+
+    def __init__(self, loc: Location, decl: Optional[str]) -> None:
+        self.loc, self.decl = loc, decl
+
+    def __call__(self, message: str, hint: Optional[str] = None) -> DeclarationError:
+        return DeclarationError(self.loc, message, self.decl, hint)
+
+
+KNOWN_KEYS = ("name", "signatures", "variants", "inplace", "out", "pointwise", "cpp", "python",
+              "promote", "output", "dtypes", "doc", "numpy", "domain")
+
+
+def parse_file(path: str, data: object) -> List[Declaration]:
+    if data is None:
+        return []
+    if not isinstance(data, NodeList):
+        raise DeclarationError(Location(path, 1, 1), "a declaration file is a list of declarations")
+    decls = []
+    for item, loc in zip(data, data.item_locs):
+        if not isinstance(item, Node):
+            raise DeclarationError(loc, "each declaration is a mapping with 'name:' and 'signatures:'")
+        decls.append(parse_declaration(item))
+    return decls
+
+
+def parse_declaration(node: Node) -> Declaration:
+    name = node.get("name")
+    at_key = lambda key: ErrorAt(node.key_locs.get(key, node.loc), name if isinstance(name, str) else None)  # noqa: E731
+    at_value = lambda key: ErrorAt(node.value_locs.get(key, node.loc), name if isinstance(name, str) else None)  # noqa: E731
+    for key in node:
+        if key not in KNOWN_KEYS:
+            raise at_key(key)(f"unknown key '{key}'", did_you_mean(key, KNOWN_KEYS))
+    if "name" not in node:
+        raise ErrorAt(node.loc, None)("missing key 'name'")
+    if not isinstance(name, str) or not _IDENT.match(name):
+        raise at_value("name")(f"name must be an identifier, not {name!r}")
+
+    def get_str(key: str, required: bool = False) -> Optional[str]:
+        if key not in node:
+            if required:
+                raise ErrorAt(node.loc, name)(f"missing key '{key}'")
+            return None
+        value = node[key]
+        if not isinstance(value, str) or not value.strip():
+            raise at_value(key)(f"'{key}' must be a non-empty string, not {value!r}")
+        return value
+
+    def get_bool(key: str) -> bool:
+        value = node.get(key, False)
+        if not isinstance(value, bool):
+            raise at_value(key)(f"'{key}' must be true or false, not {value!r}")
+        return value
+
+    def get_choice(key: str, choices: Tuple[str, ...]) -> str:
+        value = node.get(key, choices[0])
+        if value not in choices:
+            raise at_value(key)(f"'{key}' must be one of {', '.join(choices)}, not {value!r}",
+                                did_you_mean(str(value), choices))
+        return str(value)
+
+    # signatures
+    raw_sigs = node.get("signatures")
+    if raw_sigs is None:
+        raise ErrorAt(node.loc, name)("missing key 'signatures'")
+    if not isinstance(raw_sigs, NodeList) or not raw_sigs:
+        raise at_value("signatures")("'signatures' must be a non-empty list of signatures")
+    sigs: List[Signature] = []
+    for text, loc in zip(raw_sigs, raw_sigs.item_locs):
+        if not isinstance(text, str):
+            raise ErrorAt(loc, name)(f"a signature is a string, not {text!r}")
+        sig = Signature.parse(text, ErrorAt(loc, name))
+        if sig in sigs:
+            raise ErrorAt(loc, name)(f"signature '{sig}' given twice")
+        sigs.append(sig)
+
+    # variants
+    raw_variants = node.get("variants", NodeList())
+    if not isinstance(raw_variants, list) or not raw_variants:
+        raise at_value("variants")("'variants' must be a non-empty list of 'method' and 'function'")
+    for v in raw_variants:
+        if v not in ("method", "function"):
+            raise at_value("variants")(f"unknown variant {v!r}", did_you_mean(str(v), ("method", "function")))
+    variants = frozenset(raw_variants)
+    if "method" in variants:
+        for sig, loc in zip(sigs, raw_sigs.item_locs):
+            if not sig.params or sig.params[0].name != "self" or sig.params[0].type.base != "Tensor" \
+                    or sig.params[0].type.optional:
+                raise ErrorAt(loc, name)("a method's first parameter must be 'Tensor self'")
+
+    mutable_self = [bool(s.params) and s.params[0].type.mutable for s in sigs]
+    if any(mutable_self) != all(mutable_self):
+        raise at_value("signatures")("either every signature or none takes 'Tensor(a!) self'")
+    for sig, loc in zip(sigs, raw_sigs.item_locs):
+        for p in sig.params[1:]:
+            if p.type.mutable:
+                raise ErrorAt(loc, name)(f"only 'self' may be Tensor(a!), not '{p.name}'")
+        if (sig.returns == "Tensor(a!)") != (bool(sig.params) and sig.params[0].type.mutable):
+            raise ErrorAt(loc, name)("'-> Tensor(a!)' goes with a 'Tensor(a!) self' parameter, and only with it")
+    if mutable_self[0] and not name.endswith("_"):
+        raise at_value("name")(f"an in-place op's name ends with '_': '{name}_'")
+    if not mutable_self[0] and name.endswith("_"):
+        raise at_value("name")("a name ending in '_' is for ops taking 'Tensor(a!) self'")
+
+    inplace, out = get_bool("inplace"), get_bool("out")
+    for flag, value in (("inplace", inplace), ("out", out)):
+        if value and any(s.returns != "Tensor" for s in sigs):
+            raise at_key(flag)(f"'{flag}: true' needs every signature to return Tensor")
+    if inplace and "method" not in variants:
+        raise at_key("inplace")("'inplace: true' makes a method, so 'variants' must include method")
+    if out and "function" not in variants:
+        raise at_key("out")("'out: true' adds out= to the function, so 'variants' must include function")
+    if out:
+        for sig, loc in zip(sigs, raw_sigs.item_locs):
+            if sig.param("out"):
+                raise ErrorAt(loc, name)("'out: true' adds the 'out' parameter itself")
+
+    # implementation
+    impls = [k for k in ("pointwise", "cpp", "python") if k in node]
+    if len(impls) != 1:
+        raise ErrorAt(node.loc, name)(
+            "give exactly one implementation: 'pointwise:', 'cpp:' or 'python:'"
+            + (f" (got {', '.join(impls)})" if impls else ""))
+    kind = impls[0]
+    impl: Impl
+    dtypes: Dict[str, Tuple[str, ...]] = {}
+    for key in ("promote", "output", "dtypes"):
+        if key in node and kind != "pointwise":
+            raise at_key(key)(f"'{key}' applies only to pointwise ops")
+    if kind == "pointwise":
+        impl = _parse_pointwise(node, name, sigs, raw_sigs, at_value, get_choice)
+        dtypes = _parse_dtypes(node, name, at_value)
+    else:
+        function = get_str(kind)
+        assert function is not None
+        if not _IDENT.match(function):
+            raise at_value(kind)(f"'{kind}' names a C++ function, not {function!r}")
+        impl = Cpp(function) if kind == "cpp" else PythonImpl(function)
+    if not isinstance(impl, PythonImpl):
+        for sig, loc in zip(sigs, raw_sigs.item_locs):
+            if sig.returns == "object" or any(p.type.base == "object" for p in sig.params):
+                raise ErrorAt(loc, name)("'object' is only for ops implemented in Python glue ('python:')")
+
+    doc = get_str("doc", required=True)
+    assert doc is not None
+    numpy = get_str("numpy")
+    if numpy is not None and kind != "pointwise":
+        raise at_key("numpy")("'numpy' names the reference of generated tests, which only pointwise ops have")
+    if numpy is not None:
+        _check_python_expr(numpy, {p.name for s in sigs for p in s.params} | {"np"}, at_value("numpy"),
+                           functions=None)
+    domain = get_choice("domain", ("any", "positive"))
+    return Declaration(name, tuple(sigs), variants, inplace, out, impl, dtypes, doc.strip(),
+                       numpy, domain, node.loc)
+
+
+def _parse_pointwise(node: Node, name: str, sigs: List[Signature], raw_sigs: NodeList,
+                     at_value, get_choice) -> Pointwise:  # type: ignore[no-untyped-def]
+    first = sigs[0]
+    for sig, loc in zip(sigs, raw_sigs.item_locs):
+        if [p.name for p in sig.params] != [p.name for p in first.params]:
+            raise ErrorAt(loc, name)("the signatures of a pointwise op must name the same parameters")
+        if sig.returns not in ("Tensor", "Tensor(a!)"):
+            raise ErrorAt(loc, name)("a pointwise op returns Tensor")
+        for p in sig.params:
+            if p.type.base not in ("Tensor", "Scalar") or p.type.optional:
+                raise ErrorAt(loc, name)(f"a pointwise op takes Tensor and Scalar parameters, not '{p.type} {p.name}'")
+    expr = node["pointwise"]
+    if isinstance(expr, (int, float)) and not isinstance(expr, bool):
+        expr = str(expr)
+    if not isinstance(expr, str) or not expr.strip():
+        raise at_value("pointwise")("'pointwise' must be a C++ expression string")
+    operands = tuple(p.name for p in first.params if p.type.base == "Tensor" and not p.type.mutable)
+    if first.params and first.params[0].type.mutable and re.search(r"\bself\b", expr):
+        operands = ("self",) + operands
+    constants = tuple(p.name for p in first.params if p.type.base == "Scalar")
+    if len(operands) > MAX_OPERANDS:
+        raise at_value("signatures")(f"a pointwise op takes at most {MAX_OPERANDS} tensors")
+    _check_python_expr(expr, set(operands) | set(constants), at_value("pointwise"),
+                       functions=POINTWISE_FUNCTIONS)
+    used = {n.id for n in ast.walk(ast.parse(expr.strip(), mode="eval")) if isinstance(n, ast.Name)}
+    for unused in [n for n in operands + constants if n not in used]:
+        raise at_value("pointwise")(f"parameter '{unused}' is not used in the expression {expr!r}")
+    promote = get_choice("promote", ("common", "int_to_float"))
+    output = get_choice("output", ("same", "bool"))
+    return Pointwise(expr.strip(), promote, output, operands, constants)
+
+
+# Python syntax that means the same in C++ for every dtype a pointwise op may list.
+_POINTWISE_NODES = (ast.Expression, ast.BinOp, ast.UnaryOp, ast.Compare, ast.Call, ast.Name, ast.Load,
+                    ast.Constant, ast.Add, ast.Sub, ast.Mult, ast.Div, ast.USub, ast.UAdd, ast.Eq,
+                    ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE)
+
+
+def _check_python_expr(expr: str, names: set, err: ErrorAt, functions: Optional[FrozenSet[str]]) -> None:
+    """Checks an expression's syntax and names. With `functions`, it must also be C++-compatible."""
+    try:
+        tree = ast.parse(expr.strip(), mode="eval")
+    except SyntaxError as e:
+        raise err(f"cannot parse expression {expr!r}: {e.msg}") from None
+    for sub in ast.walk(tree):
+        if functions is None:
+            if isinstance(sub, ast.Name) and sub.id not in names:
+                raise err(f"unknown name '{sub.id}' in {expr!r}", did_you_mean(sub.id, names))
+            continue
+        if not isinstance(sub, _POINTWISE_NODES):
+            raise err(f"'{type(sub).__name__}' is not allowed in a pointwise expression: {expr!r}",
+                      "use + - * / comparisons, numbers, parameters and " + ", ".join(sorted(functions)))
+        if isinstance(sub, ast.Constant) and not isinstance(sub.value, (int, float)):
+            raise err(f"only numbers may appear as constants in {expr!r}")
+        if isinstance(sub, ast.Call):
+            if not isinstance(sub.func, ast.Name) or sub.func.id not in functions:
+                fname = getattr(sub.func, "id", "?")
+                raise err(f"unknown function '{fname}' in {expr!r}", did_you_mean(fname, functions))
+            if sub.keywords:
+                raise err(f"keyword arguments are not allowed in {expr!r}")
+        elif isinstance(sub, ast.Name) and sub.id not in names and sub.id not in functions:
+            raise err(f"unknown name '{sub.id}' in {expr!r}", did_you_mean(sub.id, names))
+        if isinstance(sub, ast.Compare) and len(sub.ops) > 1:
+            raise err(f"chained comparisons mean something else in C++: {expr!r}")
+
+
+def _parse_dtypes(node: Node, name: str, at_value) -> Dict[str, Tuple[str, ...]]:  # type: ignore[no-untyped-def]
+    if "dtypes" not in node:
+        raise ErrorAt(node.loc, name)("missing key 'dtypes' (a pointwise op lists the dtypes it supports)")
+    raw = node["dtypes"]
+    err = at_value("dtypes")
+
+    def one(value: object) -> Tuple[str, ...]:
+        if value == "all":
+            return DTYPES
+        if not isinstance(value, list) or not value:
+            raise err("'dtypes' is 'all', a list of dtypes, or a mapping from backend to one of those")
+        for d in value:
+            if d not in DTYPES:
+                raise err(f"unknown dtype {d!r}", did_you_mean(str(d), DTYPES))
+        if len(set(value)) != len(value):
+            raise err("a dtype is listed twice")
+        return tuple(d for d in DTYPES if d in value)
+
+    if isinstance(raw, dict):
+        for backend in raw:
+            if backend not in BACKENDS:
+                raise err(f"unknown backend {backend!r}", did_you_mean(str(backend), BACKENDS))
+        if "cpu" not in raw:
+            raise err("'dtypes' must list the cpu dtypes")
+        cpu = one(raw["cpu"])
+        return {"cpu": cpu, "cuda": one(raw.get("cuda", "all")) if "cuda" in raw else cpu}
+    both = one(raw)
+    return {"cpu": both, "cuda": both}
+
+
+def check_all(decls: List[Declaration]) -> None:
+    """Checks across declarations: names unique, including derived in-place forms."""
+    seen: Dict[str, Declaration] = {}
+    for d in decls:
+        names = [d.name] + ([d.name + "_"] if d.inplace else [])
+        for n in names:
+            if n in seen:
+                first = seen[n]
+                raise DeclarationError(d.loc, f"'{n}' is declared twice (first at {first.loc})", d.name)
+            seen[n] = d

@@ -1,0 +1,59 @@
+// core/include/wick/core_ops.h: core operations that no declaration exposes directly,
+// used by core itself and by the binding (indexing, conversions).
+#pragma once
+
+#include <optional>
+
+#include "wick/array_ref.h"
+#include "wick/scalar.h"
+#include "wick/tensor.h"
+
+namespace wick {
+
+Tensor make_tensor(Storage storage, DType dtype, DimVector sizes, DimVector strides, int64_t offset);
+Tensor empty_like(const Tensor& self);
+// A view with explicit geometry; ValueError when it reaches outside the storage.
+Tensor as_strided(const Tensor& self, DimVector sizes, DimVector strides, int64_t offset);
+// self[start:end:step] along dim, as Python slices clamp them; step must be positive.
+Tensor slice(const Tensor& self, int64_t dim, std::optional<int64_t> start, std::optional<int64_t> end,
+             int64_t step);
+// Changes the shape of self in place, reallocating storage when it is too small.
+void resize_(const Tensor& self, IntArrayRef sizes);
+// A 0-d tensor holding `value`.
+Tensor scalar_tensor(const Scalar& value, DType dtype, Device device = kCPU);
+// The shape two shapes broadcast to; ValueError naming `op` when they do not.
+DimVector broadcast_shapes(const char* op, IntArrayRef a, IntArrayRef b);
+
+namespace cuda_runtime {
+int device_count();
+bool is_available();
+// Throws a RuntimeError that says why CUDA cannot be used, unless it can.
+void check_available(const char* op);
+void* allocate(size_t nbytes, int device);
+void release(void* ptr);
+// Copies between contiguous byte ranges; either side may be on the host.
+void copy_bytes(void* dst, Device dst_device, const void* src, Device src_device, size_t nbytes);
+}  // namespace cuda_runtime
+
+namespace detail {
+
+// Note [Wrapped numbers]
+// ~~~~~~~~~~~~~~~~~~~~~~
+// A Python number passed where an operand goes (x + 2.5) becomes a 0-d tensor
+// flagged as a wrapped number: int64, float64 or bool by its kind. Type
+// promotion ranks it below 0-d tensors, which rank below dimensioned ones, so
+// an int32 tensor plus 2 stays int32 and plus 2.5 becomes float32 (the default
+// float dtype), exactly as in PyTorch.
+Tensor wrap_scalar(const Scalar& value);
+
+// Makes `out` ready to receive a result of this shape, dtype and device: a new
+// tensor when undefined, else checked and resized (with a warning when it had elements).
+Tensor prepare_out(const char* op, const Tensor& out, IntArrayRef sizes, DType dtype, Device device);
+// Copies `result` into `self` for an in-place op: the shape must not change and
+// the dtype must be castable (see can_cast).
+Tensor assign_inplace(const char* op, const Tensor& self, const Tensor& result);
+// Whether a and b share any byte of memory.
+bool may_overlap(const Tensor& a, const Tensor& b);
+
+}  // namespace detail
+}  // namespace wick

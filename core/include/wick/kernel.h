@@ -1,0 +1,34 @@
+// core/include/wick/kernel.h: the signatures shared by generated kernels and the code that calls them.
+//
+// Every pointwise kernel is an explicit instantiation of cpu_pointwise_kernel
+// or cuda_pointwise_kernel for one functor, made in the per-dtype unit of its
+// backend (generated/kernels/{cpu,cuda}_<dtype>.*). Callers see only this
+// declaration and a table indexed by dtype.
+#pragma once
+
+#include "wick/dtype.h"
+#include "wick/scalar.h"
+#include "wick/tensor_iter.h"
+
+namespace wick {
+
+using PointwiseFn = void (*)(TensorIter& iter, const Scalar* scalars);
+// Copies operand 1 into operand 0, converting from its dtype; indexed by the output dtype.
+using CopyFn = void (*)(TensorIter& iter);
+
+// One entry per dtype per backend; null where the op does not support it.
+struct PointwiseKernels {
+  PointwiseFn cpu[kNumDTypes];
+  PointwiseFn cuda[kNumDTypes];
+};
+
+template <typename Op> void cpu_pointwise_kernel(TensorIter& iter, const Scalar* scalars);
+template <typename Op> void cuda_pointwise_kernel(TensorIter& iter, const Scalar* scalars);
+template <typename Dst> void cpu_copy_kernel(TensorIter& iter);
+template <typename Dst> void cuda_copy_kernel(TensorIter& iter);
+
+// Filled by the generated per-dtype units (generated/core/kernel_tables.cpp).
+extern const CopyFn kCpuCopyKernels[kNumDTypes];
+extern const CopyFn kCudaCopyKernels[kNumDTypes];
+
+}  // namespace wick

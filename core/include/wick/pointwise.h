@@ -1,0 +1,37 @@
+// core/include/wick/pointwise.h: the entry point every generated pointwise op calls.
+#pragma once
+
+#include "wick/kernel.h"
+#include "wick/tensor.h"
+
+namespace wick {
+
+// What a pointwise declaration says about dtypes (declarations/*.yaml, `promote:` and `output:`).
+enum class Promotion : uint8_t {
+  Common,       // compute in the promoted dtype of the operands
+  IntToFloat,   // as Common, then integers and bool compute in the default float dtype
+};
+
+struct PointwiseOp {
+  const char* name;
+  Promotion promotion;
+  bool bool_output;  // comparisons: compute in the promoted dtype, write bool
+  const PointwiseKernels* kernels;
+};
+
+enum class OutMode : uint8_t {
+  Functional,  // `out` is undefined; allocate it
+  InPlace,     // `out` is the first input; its shape and dtype may not change
+  Out,         // `out=` given by the caller; resized (with a warning) if its shape differs
+};
+
+namespace detail {
+
+// Promotes, broadcasts, allocates or checks the output, resolves aliasing
+// between output and inputs, and runs the kernel for the compute dtype on the
+// operands' device. Returns `out`. See Note [TensorIter layout].
+Tensor& pointwise(const PointwiseOp& op, Tensor& out, OutMode mode, ArrayRef<Tensor> inputs,
+                  ArrayRef<Scalar> scalars);
+
+}  // namespace detail
+}  // namespace wick

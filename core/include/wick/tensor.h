@@ -1,0 +1,107 @@
+// core/include/wick/tensor.h: TensorImpl (sizes, strides, offset, dtype over a Storage) and its handle.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "wick/array_ref.h"
+#include "wick/device.h"
+#include "wick/dtype.h"
+#include "wick/error.h"
+#include "wick/intrusive_ptr.h"
+#include "wick/storage.h"
+
+namespace wick {
+
+// Note [Python object slot]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~
+// A TensorImpl holds a non-owning pointer to the Python object that wraps it,
+// so the binding hands the same C++ tensor back as the same Python object
+// (`x.add_(1) is x`). Core never reads it; only the binding (under the GIL)
+// sets and clears it. Core stays free of Python: the slot is a void*.
+class TensorImpl : public RefCounted {
+ public:
+  TensorImpl(Storage storage, DType dtype, DimVector sizes, DimVector strides, int64_t offset);
+
+  const Storage& storage() const { return storage_; }
+  DType dtype() const { return dtype_; }
+  Device device() const { return storage_->device(); }
+  IntArrayRef sizes() const { return sizes_; }
+  IntArrayRef strides() const { return strides_; }
+  int64_t storage_offset() const { return offset_; }
+  int64_t numel() const { return numel_; }
+  int64_t dim() const { return int64_t(sizes_.size()); }
+  bool is_contiguous() const { return contiguous_; }
+
+  // Re-points this tensor at new geometry over the same or a new storage.
+  void set_geometry(Storage storage, DimVector sizes, DimVector strides, int64_t offset);
+
+  // A Python number converted to a 0-d tensor: it takes part in type promotion
+  // with a lower priority than real tensors (see promotion in tensor_iter.cpp).
+  bool is_wrapped_number() const { return wrapped_number_; }
+  void set_wrapped_number(bool v) { wrapped_number_ = v; }
+
+  void* pyobj() const { return pyobj_; }
+  void set_pyobj(void* obj) { pyobj_ = obj; }
+
+ private:
+  void refresh();
+
+  Storage storage_;
+  DimVector sizes_;
+  DimVector strides_;
+  int64_t offset_;
+  int64_t numel_ = 1;
+  DType dtype_;
+  bool contiguous_ = true;
+  bool wrapped_number_ = false;
+  void* pyobj_ = nullptr;  // See Note [Python object slot]
+};
+
+// A handle to a TensorImpl; copies share it. A default-constructed Tensor is undefined.
+class Tensor {
+ public:
+  Tensor() = default;
+  explicit Tensor(intrusive_ptr<TensorImpl> impl) : impl_(std::move(impl)) {}
+
+  bool defined() const { return bool(impl_); }
+  TensorImpl* impl() const { return impl_.get(); }
+  bool is_same(const Tensor& o) const { return impl_ == o.impl_; }
+
+  DType dtype() const { return impl_->dtype(); }
+  Device device() const { return impl_->device(); }
+  IntArrayRef sizes() const { return impl_->sizes(); }
+  IntArrayRef strides() const { return impl_->strides(); }
+  int64_t size(int64_t d) const { return impl_->sizes()[size_t(wrap_dim(d))]; }
+  int64_t stride(int64_t d) const { return impl_->strides()[size_t(wrap_dim(d))]; }
+  int64_t dim() const { return impl_->dim(); }
+  int64_t numel() const { return impl_->numel(); }
+  int64_t storage_offset() const { return impl_->storage_offset(); }
+  int64_t itemsize() const { return wick::itemsize(dtype()); }
+  bool is_contiguous() const { return impl_->is_contiguous(); }
+  const Storage& storage() const { return impl_->storage(); }
+
+  // Address of element [0, 0, ...]; null only for tensors with no bytes.
+  char* data_ptr() const {
+    char* base = static_cast<char*>(storage()->data());
+    return base ? base + storage_offset() * itemsize() : nullptr;
+  }
+  template <typename T> T* data() const { return reinterpret_cast<T*>(data_ptr()); }
+
+  // Maps a possibly negative dim into [0, dim()); IndexError when out of range.
+  int64_t wrap_dim(int64_t d) const;
+
+ private:
+  intrusive_ptr<TensorImpl> impl_;
+};
+
+// "[2, 3]", as PyTorch prints sizes in messages.
+std::string shape_str(IntArrayRef sizes);
+// Maps d into [0, ndim) for a tensor of `ndim` dims (0-d tensors accept -1 and 0).
+int64_t wrap_dim(int64_t d, int64_t ndim);
+// Strides of a contiguous (row-major) tensor of these sizes.
+DimVector contiguous_strides(IntArrayRef sizes);
+// Product of sizes, with ValueError-free overflow detection: OutOfMemoryError when it overflows.
+int64_t checked_numel(IntArrayRef sizes);
+
+}  // namespace wick

@@ -1,0 +1,106 @@
+// core/src/conversion.cpp: copy_ between dtypes and devices, to(), cpu(), cuda(), item().
+#include <cstring>
+
+#include "wick/core_ops.h"
+#include "wick/dispatch.h"
+#include "wick/kernel.h"
+#include "wick/ops.h"
+
+namespace wick {
+namespace {
+
+void copy_same_device(const Tensor& dst, const Tensor& src) {
+  if (dst.dtype() == src.dtype() && dst.is_contiguous() && src.is_contiguous() &&
+      dst.numel() == src.numel() && dst.device().is_cpu()) {
+    std::memcpy(dst.data_ptr(), src.data_ptr(), size_t(dst.numel() * dst.itemsize()));
+    return;
+  }
+  const Tensor operands[] = {dst, src};
+  TensorIter iter(operands);
+  const CopyFn fn = (dst.device().is_cuda() ? kCudaCopyKernels : kCpuCopyKernels)[int(dst.dtype())];
+  WICK_INTERNAL_ASSERT(fn, "no copy kernel for ", dtype_name(dst.dtype()), " on ", dst.device().str());
+  fn(iter);
+}
+
+// Between host and device the bytes travel contiguous and already in the destination dtype.
+void copy_across_devices(const Tensor& dst, const Tensor& src) {
+  if (dst.device().is_cuda()) {
+    Tensor staged = empty(dst.sizes(), dst.dtype(), kCPU);
+    copy_(staged, src);
+    Tensor landing = dst.is_contiguous() ? dst : empty(dst.sizes(), dst.dtype(), dst.device());
+    cuda_runtime::copy_bytes(landing.data_ptr(), dst.device(), staged.data_ptr(), kCPU, size_t(staged.numel() * staged.itemsize()));
+    if (!landing.is_same(dst)) copy_(dst, landing);
+  } else {
+    Tensor packed = contiguous(src);
+    Tensor host = empty(src.sizes(), src.dtype(), kCPU);
+    cuda_runtime::copy_bytes(host.data_ptr(), kCPU, packed.data_ptr(), src.device(), size_t(host.numel() * host.itemsize()));
+    copy_(dst, host);
+  }
+}
+
+}  // namespace
+
+Tensor copy_(const Tensor& self, const Tensor& src) {
+  WICK_CHECK_VALUE(self.defined() && src.defined(), "copy_(): expected tensors, got None");
+  WICK_CHECK(broadcast_shapes("copy_", self.sizes(), src.sizes()) == self.sizes().vec(),
+             "copy_(): the source of shape ", shape_str(src.sizes()),
+             " cannot be broadcast to the destination shape ", shape_str(self.sizes()));
+  for (int64_t d = 0; d < self.dim(); ++d) {
+    WICK_CHECK(self.strides()[size_t(d)] != 0 || self.sizes()[size_t(d)] <= 1,
+               "copy_(): unsupported operation: more than one element of the written-to tensor refers to a "
+               "single memory location. Please clone() the tensor before performing the operation.");
+  }
+  if (self.numel() == 0 || self.is_same(src)) return self;
+  Tensor source = src;
+  if (detail::may_overlap(self, src)) {
+    source = empty(src.sizes(), src.dtype(), src.device());
+    copy_same_device(source, src);
+  }
+  if (self.device() == source.device()) {
+    copy_same_device(self, source);
+  } else {
+    copy_across_devices(self, source);
+  }
+  return self;
+}
+
+Tensor to(const Tensor& self, DType dtype, bool /*non_blocking*/, bool copy) {
+  if (self.dtype() == dtype && !copy) return self;
+  Tensor result = empty(self.sizes(), dtype, self.device());
+  return copy_(result, self);
+}
+
+Tensor to(const Tensor& self, Device device, std::optional<DType> dtype, bool /*non_blocking*/, bool copy) {
+  const DType target = dtype.value_or(self.dtype());
+  if (device.is_cuda()) cuda_runtime::check_available("to");
+  if (self.device() == device && self.dtype() == target && !copy) return self;
+  Tensor result = empty(self.sizes(), target, device);
+  return copy_(result, self);
+}
+
+Tensor to(const Tensor& self, const Tensor& other, bool non_blocking, bool copy) {
+  return to(self, other.device(), other.dtype(), non_blocking, copy);
+}
+
+Tensor cpu(const Tensor& self) { return to(self, kCPU); }
+
+Tensor cuda(const Tensor& self, std::optional<Device> device, bool non_blocking) {
+  const Device target = device.value_or(Device{DeviceType::CUDA, 0});
+  WICK_CHECK_VALUE(target.is_cuda(), "cuda(): expected a CUDA device, got ", target.str());
+  return to(self, target, std::nullopt, non_blocking);
+}
+
+Scalar item(const Tensor& self) {
+  WICK_CHECK(self.numel() == 1, "item(): a Tensor with ", self.numel(),
+                   " elements cannot be converted to Scalar");
+  Tensor host = cpu(self);
+  return dispatch(host.dtype(), [&](auto tag) -> Scalar {
+    using T = typename decltype(tag)::type;
+    const T v = *host.data<T>();
+    if constexpr (std::is_same_v<T, bool>) return Scalar(v);
+    else if constexpr (std::is_integral_v<T>) return Scalar(int64_t(v));
+    else return Scalar(double(opmath_t<T>(v)));
+  });
+}
+
+}  // namespace wick

@@ -1,0 +1,51 @@
+// core/src/dtype.cpp: dtype names, sizes and PyTorch's promotion table.
+#include "wick/dtype.h"
+
+#include "wick/error.h"
+
+namespace wick {
+
+int itemsize(DType d) {
+  static constexpr int kSizes[kNumDTypes] = {1, 1, 1, 2, 4, 8, 2, 2, 4, 8};
+  return kSizes[int(d)];
+}
+
+const char* dtype_name(DType d) {
+  static constexpr const char* kNames[kNumDTypes] = {
+      "bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16", "float32", "float64"};
+  return kNames[int(d)];
+}
+
+const char* dtype_type_name(DType d) {
+  static constexpr const char* kNames[kNumDTypes] = {
+      "Bool", "Byte", "Char", "Short", "Int", "Long", "Half", "BFloat16", "Float", "Double"};
+  return kNames[int(d)];
+}
+
+DType promote_types(DType a, DType b) {
+  if (a == b) return a;
+  if (a == DType::Bool) return b;
+  if (b == DType::Bool) return a;
+  const bool fa = is_floating(a), fb = is_floating(b);
+  if (fa != fb) return fa ? a : b;
+  if (fa) {
+    // float16 and bfloat16 meet in float32; otherwise the wider float wins.
+    if ((a == DType::Float16 && b == DType::BFloat16) || (a == DType::BFloat16 && b == DType::Float16))
+      return DType::Float32;
+    return itemsize(a) >= itemsize(b) ? a : b;
+  }
+  // Two distinct integer types: uint8 with a signed type needs a wider signed type.
+  if (a == DType::UInt8 || b == DType::UInt8) {
+    DType other = a == DType::UInt8 ? b : a;
+    return other == DType::Int8 ? DType::Int16 : other;
+  }
+  return itemsize(a) >= itemsize(b) ? a : b;
+}
+
+bool can_cast(DType from, DType to) {
+  if (is_floating(from) && !is_floating(to)) return false;
+  if (from != DType::Bool && to == DType::Bool) return false;
+  return true;
+}
+
+}  // namespace wick

@@ -1,0 +1,15 @@
+// core/src/properties.cpp: a tensor's geometry as the declared ops report it.
+#include "wick/ops.h"
+
+namespace wick {
+
+DimVector size(const Tensor& self) { return self.sizes().vec(); }
+int64_t size(const Tensor& self, int64_t dim) { return self.size(dim); }
+DimVector stride(const Tensor& self) { return self.strides().vec(); }
+int64_t stride(const Tensor& self, int64_t dim) { return self.stride(dim); }
+int64_t dim(const Tensor& self) { return self.dim(); }
+int64_t numel(const Tensor& self) { return self.numel(); }
+bool is_contiguous(const Tensor& self) { return self.is_contiguous(); }
+int64_t data_ptr(const Tensor& self) { return int64_t(reinterpret_cast<intptr_t>(self.data_ptr())); }
+
+}  // namespace wick

@@ -1,0 +1,182 @@
+// core/src/tensor.cpp: TensorImpl geometry, and the helpers every op uses to make tensors.
+#include "wick/tensor.h"
+
+#include <algorithm>
+#include <limits>
+
+#include "wick/core_ops.h"
+#include "wick/ops.h"
+
+namespace wick {
+
+TensorImpl::TensorImpl(Storage storage, DType dtype, DimVector sizes, DimVector strides, int64_t offset)
+    : storage_(std::move(storage)), sizes_(std::move(sizes)), strides_(std::move(strides)),
+      offset_(offset), dtype_(dtype) {
+  WICK_INTERNAL_ASSERT(storage_, "a tensor's storage is never null (Note [Storage])");
+  refresh();
+}
+
+void TensorImpl::set_geometry(Storage storage, DimVector sizes, DimVector strides, int64_t offset) {
+  storage_ = std::move(storage);
+  sizes_ = std::move(sizes);
+  strides_ = std::move(strides);
+  offset_ = offset;
+  refresh();
+}
+
+void TensorImpl::refresh() {
+  WICK_INTERNAL_ASSERT(sizes_.size() == strides_.size());
+  numel_ = 1;
+  for (int64_t s : sizes_) numel_ *= s;
+  contiguous_ = true;
+  int64_t expected = 1;
+  for (size_t i = sizes_.size(); i-- > 0;) {
+    if (sizes_[i] == 1) continue;
+    if (strides_[i] != expected) contiguous_ = false;
+    expected *= sizes_[i];
+  }
+}
+
+int64_t wrap_dim(int64_t d, int64_t ndim) {
+  const int64_t n = std::max<int64_t>(ndim, 1);
+  WICK_CHECK_INDEX(d >= -n && d < n, "Dimension out of range (expected to be in range of [", -n, ", ",
+                   n - 1, "], but got ", d, ")");
+  return d < 0 ? d + n : d;
+}
+
+int64_t Tensor::wrap_dim(int64_t d) const { return wick::wrap_dim(d, dim()); }
+
+std::string shape_str(IntArrayRef sizes) {
+  std::string s = "[";
+  for (size_t i = 0; i < sizes.size(); ++i) s += (i ? ", " : "") + std::to_string(sizes[i]);
+  return s + "]";
+}
+
+DimVector contiguous_strides(IntArrayRef sizes) {
+  DimVector strides(sizes.size());
+  int64_t stride = 1;
+  for (size_t i = sizes.size(); i-- > 0;) {
+    strides[i] = stride;
+    stride *= std::max<int64_t>(sizes[i], 1);
+  }
+  return strides;
+}
+
+int64_t checked_numel(IntArrayRef sizes) {
+  int64_t n = 1;
+  for (int64_t s : sizes) {
+    WICK_CHECK_VALUE(s >= 0, "negative dimension ", s, " in size ", shape_str(sizes));
+    if (s != 0 && n > std::numeric_limits<int64_t>::max() / s) {
+      throw OutOfMemoryError("the size " + shape_str(sizes) + " has more elements than memory can hold");
+    }
+    n *= s;
+  }
+  return n;
+}
+
+Tensor make_tensor(Storage storage, DType dtype, DimVector sizes, DimVector strides, int64_t offset) {
+  return Tensor(intrusive_ptr<TensorImpl>::make(std::move(storage), dtype, std::move(sizes),
+                                                std::move(strides), offset));
+}
+
+Tensor empty_like(const Tensor& self) { return empty(self.sizes(), self.dtype(), self.device()); }
+
+Tensor as_strided(const Tensor& self, DimVector sizes, DimVector strides, int64_t offset) {
+  WICK_CHECK(sizes.size() == strides.size(), "as_strided(): ", sizes.size(), " sizes but ",
+                   strides.size(), " strides");
+  int64_t last = offset;
+  bool empty = false;
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    WICK_CHECK_VALUE(sizes[i] >= 0 && strides[i] >= 0, "as_strided(): negative size or stride");
+    if (sizes[i] == 0) empty = true;
+    else last += (sizes[i] - 1) * strides[i];
+  }
+  const int64_t capacity = int64_t(self.storage()->nbytes()) / self.itemsize();
+  WICK_CHECK(offset >= 0 && (empty || last < capacity), "as_strided(): the view reaches element ",
+                   last, " of a storage holding ", capacity);
+  return make_tensor(self.storage(), self.dtype(), std::move(sizes), std::move(strides), offset);
+}
+
+void resize_(const Tensor& self, IntArrayRef sizes) {
+  const int64_t numel = checked_numel(sizes);
+  const size_t nbytes = size_t(numel + self.storage_offset()) * size_t(self.itemsize());
+  Storage storage = self.storage();
+  if (nbytes > storage->nbytes()) {
+    Storage bigger = allocate_storage(nbytes, self.device());
+    if (storage->nbytes() > 0) {
+      if (self.device().is_cpu()) std::copy_n(static_cast<char*>(storage->data()), storage->nbytes(),
+                                              static_cast<char*>(bigger->data()));
+      else cuda_runtime::copy_bytes(bigger->data(), self.device(), storage->data(), self.device(), storage->nbytes());
+    }
+    storage = std::move(bigger);
+  }
+  self.impl()->set_geometry(std::move(storage), sizes.vec(), contiguous_strides(sizes), self.storage_offset());
+}
+
+Tensor scalar_tensor(const Scalar& value, DType dtype, Device device) {
+  Tensor t = empty({}, dtype, kCPU);
+  fill_(t, value);
+  return device.is_cpu() ? t : to(t, device);
+}
+
+DimVector broadcast_shapes(const char* op, IntArrayRef a, IntArrayRef b) {
+  const size_t n = std::max(a.size(), b.size());
+  DimVector out(n);
+  for (size_t i = 0; i < n; ++i) {
+    const int64_t sa = i < n - a.size() ? 1 : a[i - (n - a.size())];
+    const int64_t sb = i < n - b.size() ? 1 : b[i - (n - b.size())];
+    WICK_CHECK(sa == sb || sa == 1 || sb == 1, op, "(): the size of tensor a (", sa,
+                     ") must match the size of tensor b (", sb, ") at non-singleton dimension ", i,
+                     " (shapes ", shape_str(a), " and ", shape_str(b), ")");
+    out[i] = sa == 1 ? sb : sa;
+  }
+  return out;
+}
+
+namespace detail {
+
+Tensor wrap_scalar(const Scalar& value) {
+  Tensor t = scalar_tensor(value, value.natural_dtype());
+  t.impl()->set_wrapped_number(true);
+  return t;
+}
+
+Tensor prepare_out(const char* op, const Tensor& out, IntArrayRef sizes, DType dtype, Device device) {
+  if (!out.defined()) return empty(sizes, dtype, device);
+  WICK_CHECK_TYPE(out.dtype() == dtype, op, "(): expected out= to have dtype ", dtype_name(dtype),
+                  " but got ", dtype_name(out.dtype()));
+  WICK_CHECK(out.device() == device, op, "(): expected out= on ", device.str(), " but it is on ",
+             out.device().str());
+  if (out.sizes().vec() != sizes.vec()) {
+    if (out.numel() != 0) {
+      warn(op, "(): an output with one or more elements was resized since it had shape ",
+           shape_str(out.sizes()), ", which does not match the required output shape ", shape_str(sizes),
+           ". This behavior is deprecated; resize the output to zero elements first.");
+    }
+    resize_(out, sizes);
+  }
+  return out;
+}
+
+Tensor assign_inplace(const char* op, const Tensor& self, const Tensor& result) {
+  WICK_CHECK(self.sizes().vec() == result.sizes().vec(), op, "(): output with shape ",
+             shape_str(self.sizes()), " doesn't match the result shape ", shape_str(result.sizes()));
+  WICK_CHECK(can_cast(result.dtype(), self.dtype()), op, "(): result type ", dtype_type_name(result.dtype()),
+             " can't be cast to the desired output type ", dtype_type_name(self.dtype()));
+  return copy_(self, result);
+}
+
+bool may_overlap(const Tensor& a, const Tensor& b) {
+  if (a.storage() != b.storage() || a.numel() == 0 || b.numel() == 0) return false;
+  auto extent = [](const Tensor& t) {
+    int64_t last = t.storage_offset();
+    for (int64_t d = 0; d < t.dim(); ++d) last += (t.sizes()[size_t(d)] - 1) * t.strides()[size_t(d)];
+    return std::make_pair(t.storage_offset() * t.itemsize(), (last + 1) * t.itemsize());
+  };
+  auto [a0, a1] = extent(a);
+  auto [b0, b1] = extent(b);
+  return a0 < b1 && b0 < a1;
+}
+
+}  // namespace detail
+}  // namespace wick

@@ -1,0 +1,221 @@
+// core/src/views.cpp: ops that return a view sharing storage, and the copies beside them.
+#include <algorithm>
+#include <optional>
+
+#include "wick/core_ops.h"
+#include "wick/ops.h"
+
+namespace wick {
+namespace {
+
+Tensor restride(const Tensor& self, DimVector sizes, DimVector strides, int64_t offset) {
+  return make_tensor(self.storage(), self.dtype(), std::move(sizes), std::move(strides), offset);
+}
+
+// Resolves one -1 and checks the element count, as view() and reshape() do.
+DimVector infer_size(const char* op, IntArrayRef shape, int64_t numel) {
+  DimVector out = shape.vec();
+  std::optional<size_t> infer;
+  int64_t known = 1;
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (out[i] == -1) {
+      WICK_CHECK(!infer, op, "(): only one dimension can be inferred");
+      infer = i;
+    } else {
+      WICK_CHECK(out[i] >= 0, op, "(): invalid shape dimension ", out[i]);
+      known *= out[i];
+    }
+  }
+  if (infer) {
+    WICK_CHECK(known != 0 && numel % known == 0, op, "(): shape '", shape_str(shape),
+               "' is invalid for input of size ", numel);
+    out[*infer] = numel / known;
+  } else {
+    WICK_CHECK(known == numel, op, "(): shape '", shape_str(shape), "' is invalid for input of size ", numel);
+  }
+  return out;
+}
+
+// The strides that let a tensor of (sizes, strides) be viewed as `shape`, if any:
+// each run of dims that is contiguous in memory may be split or merged freely.
+std::optional<DimVector> view_strides(IntArrayRef sizes, IntArrayRef strides, const DimVector& shape) {
+  DimVector out(shape.size());
+  if (shape.empty()) return out;
+  int64_t numel = 1;
+  for (int64_t s : sizes) numel *= s;
+  if (numel == 0) return contiguous_strides(shape);
+  int64_t view_d = int64_t(shape.size()) - 1;
+  int64_t chunk_base_stride = strides.empty() ? 1 : strides.back();
+  int64_t tensor_numel = 1, view_numel = 1;
+  for (int64_t d = int64_t(sizes.size()) - 1; d >= 0; --d) {
+    tensor_numel *= sizes[size_t(d)];
+    if (d == 0 || (sizes[size_t(d - 1)] != 1 &&
+                   strides[size_t(d - 1)] != tensor_numel * chunk_base_stride)) {
+      while (view_d >= 0 && (view_numel < tensor_numel || shape[size_t(view_d)] == 1)) {
+        out[size_t(view_d)] = view_numel * chunk_base_stride;
+        view_numel *= shape[size_t(view_d)];
+        --view_d;
+      }
+      if (view_numel != tensor_numel) return std::nullopt;
+      if (d > 0) {
+        chunk_base_stride = strides[size_t(d - 1)];
+        tensor_numel = 1;
+        view_numel = 1;
+      }
+    }
+  }
+  if (view_d != -1) return std::nullopt;
+  return out;
+}
+
+}  // namespace
+
+Tensor view(const Tensor& self, IntArrayRef size) {
+  DimVector shape = infer_size("view", size, self.numel());
+  std::optional<DimVector> strides = view_strides(self.sizes(), self.strides(), shape);
+  WICK_CHECK(strides, "view(): view size is not compatible with input tensor's size and stride (at least one "
+             "dimension spans across two contiguous subspaces). Use .reshape(...) instead.");
+  return restride(self, std::move(shape), std::move(*strides), self.storage_offset());
+}
+
+Tensor reshape(const Tensor& self, IntArrayRef shape) {
+  DimVector sizes = infer_size("reshape", shape, self.numel());
+  if (std::optional<DimVector> strides = view_strides(self.sizes(), self.strides(), sizes)) {
+    return restride(self, std::move(sizes), std::move(*strides), self.storage_offset());
+  }
+  return view(clone(self), sizes);
+}
+
+Tensor transpose(const Tensor& self, int64_t dim0, int64_t dim1) {
+  const int64_t a = self.wrap_dim(dim0), b = self.wrap_dim(dim1);
+  DimVector sizes = self.sizes().vec(), strides = self.strides().vec();
+  if (self.dim() > 0) {
+    std::swap(sizes[size_t(a)], sizes[size_t(b)]);
+    std::swap(strides[size_t(a)], strides[size_t(b)]);
+  }
+  return restride(self, std::move(sizes), std::move(strides), self.storage_offset());
+}
+
+Tensor t(const Tensor& self) {
+  WICK_CHECK(self.dim() <= 2, "t(): expects a tensor with <= 2 dimensions, but self is ", self.dim(), "D");
+  return self.dim() < 2 ? restride(self, self.sizes().vec(), self.strides().vec(), self.storage_offset())
+                        : transpose(self, 0, 1);
+}
+
+Tensor permute(const Tensor& self, IntArrayRef dims) {
+  WICK_CHECK(int64_t(dims.size()) == self.dim(), "permute(): number of dims don't match in permute (got ",
+                   dims.size(), " for a tensor of ", self.dim(), " dims)");
+  DimVector sizes(dims.size()), strides(dims.size());
+  std::vector<bool> seen(dims.size(), false);
+  for (size_t i = 0; i < dims.size(); ++i) {
+    const int64_t d = self.wrap_dim(dims[i]);
+    WICK_CHECK(!seen[size_t(d)], "permute(): repeated dim ", d, " in ", shape_str(dims));
+    seen[size_t(d)] = true;
+    sizes[i] = self.sizes()[size_t(d)];
+    strides[i] = self.strides()[size_t(d)];
+  }
+  return restride(self, std::move(sizes), std::move(strides), self.storage_offset());
+}
+
+Tensor slice(const Tensor& self, int64_t dim, std::optional<int64_t> start, std::optional<int64_t> end,
+             int64_t step) {
+  WICK_CHECK_INDEX(self.dim() > 0, "slice(): cannot slice a 0-d tensor");
+  WICK_CHECK_VALUE(step > 0, "slice(): step must be greater than zero, got ", step);
+  const int64_t d = self.wrap_dim(dim);
+  const int64_t n = self.sizes()[size_t(d)];
+  auto clamp = [n](std::optional<int64_t> v, int64_t fallback) {
+    if (!v) return fallback;
+    int64_t x = *v < 0 ? *v + n : *v;
+    return std::clamp<int64_t>(x, 0, n);
+  };
+  const int64_t lo = clamp(start, 0), hi = std::max(lo, clamp(end, n));
+  DimVector sizes = self.sizes().vec(), strides = self.strides().vec();
+  sizes[size_t(d)] = (hi - lo + step - 1) / step;
+  strides[size_t(d)] *= step;
+  return restride(self, std::move(sizes), std::move(strides),
+                  self.storage_offset() + (sizes[size_t(d)] ? lo * self.strides()[size_t(d)] : 0));
+}
+
+Tensor narrow(const Tensor& self, int64_t dim, int64_t start, int64_t length) {
+  WICK_CHECK_INDEX(self.dim() > 0, "narrow(): cannot be applied to a 0-d tensor");
+  const int64_t d = self.wrap_dim(dim);
+  const int64_t n = self.sizes()[size_t(d)];
+  if (start < 0) start += n;
+  WICK_CHECK_INDEX(start >= 0 && start <= n, "narrow(): start (", start, ") is out of bounds for dim ", d,
+                   " of size ", n);
+  WICK_CHECK_INDEX(length >= 0 && start + length <= n, "narrow(): start (", start, ") + length (", length,
+                   ") exceeds dimension size (", n, ")");
+  return slice(self, d, start, start + length, 1);
+}
+
+Tensor select(const Tensor& self, int64_t dim, int64_t index) {
+  WICK_CHECK_INDEX(self.dim() > 0, "select(): cannot be applied to a 0-d tensor");
+  const int64_t d = self.wrap_dim(dim);
+  const int64_t n = self.sizes()[size_t(d)];
+  WICK_CHECK_INDEX(index >= -n && index < n, "index ", index, " is out of bounds for dimension ", d,
+                   " with size ", n);
+  if (index < 0) index += n;
+  DimVector sizes = self.sizes().vec(), strides = self.strides().vec();
+  const int64_t offset = self.storage_offset() + index * strides[size_t(d)];
+  sizes.erase(sizes.begin() + d);
+  strides.erase(strides.begin() + d);
+  return restride(self, std::move(sizes), std::move(strides), offset);
+}
+
+Tensor expand(const Tensor& self, IntArrayRef size) {
+  WICK_CHECK(int64_t(size.size()) >= self.dim(), "expand(): the number of sizes provided (", size.size(),
+             ") must be greater or equal to the number of dimensions in the tensor (", self.dim(), ")");
+  const size_t n = size.size(), lead = n - size_t(self.dim());
+  DimVector sizes(n), strides(n);
+  for (size_t i = 0; i < n; ++i) {
+    const bool existing = i >= lead;
+    const int64_t have = existing ? self.sizes()[i - lead] : 1;
+    int64_t want = size[i];
+    if (want == -1) {
+      WICK_CHECK(existing, "expand(): -1 is not allowed in a leading, non-existing dimension");
+      want = have;
+    }
+    WICK_CHECK(want >= 0, "expand(): invalid size ", want);
+    WICK_CHECK(have == want || have == 1, "expand(): the expanded size of the tensor (", want,
+               ") must match the existing size (", have, ") at non-singleton dimension ", i,
+               ".  Target sizes: ", shape_str(size), ".  Tensor sizes: ", shape_str(self.sizes()));
+    sizes[i] = want;
+    strides[i] = existing && have == want ? self.strides()[i - lead] : 0;
+  }
+  return restride(self, std::move(sizes), std::move(strides), self.storage_offset());
+}
+
+Tensor squeeze(const Tensor& self) {
+  DimVector sizes, strides;
+  for (int64_t d = 0; d < self.dim(); ++d) {
+    if (self.sizes()[size_t(d)] == 1) continue;
+    sizes.push_back(self.sizes()[size_t(d)]);
+    strides.push_back(self.strides()[size_t(d)]);
+  }
+  return restride(self, std::move(sizes), std::move(strides), self.storage_offset());
+}
+
+Tensor squeeze(const Tensor& self, int64_t dim) {
+  const int64_t d = self.wrap_dim(dim);
+  DimVector sizes = self.sizes().vec(), strides = self.strides().vec();
+  if (self.dim() > 0 && sizes[size_t(d)] == 1) {
+    sizes.erase(sizes.begin() + d);
+    strides.erase(strides.begin() + d);
+  }
+  return restride(self, std::move(sizes), std::move(strides), self.storage_offset());
+}
+
+Tensor unsqueeze(const Tensor& self, int64_t dim) {
+  const int64_t d = wrap_dim(dim, self.dim() + 1);
+  DimVector sizes = self.sizes().vec(), strides = self.strides().vec();
+  const int64_t stride = d < self.dim() ? sizes[size_t(d)] * strides[size_t(d)] : 1;
+  sizes.insert(sizes.begin() + d, 1);
+  strides.insert(strides.begin() + d, stride);
+  return restride(self, std::move(sizes), std::move(strides), self.storage_offset());
+}
+
+Tensor contiguous(const Tensor& self) { return self.is_contiguous() ? self : clone(self); }
+
+Tensor clone(const Tensor& self) { return copy_(empty_like(self), self); }
+
+}  // namespace wick

@@ -1,0 +1,315 @@
+// python_ext/arg_parser.cpp: overload matching and argument conversion. See Note [Argument parsing].
+#include "arg_parser.h"
+
+#include <string>
+
+#include "device_object.h"
+#include "dtype_object.h"
+#include "errors.h"
+#include "tensor_type.h"
+#include "wick/ops.h"
+
+namespace wick {
+namespace python {
+namespace {
+
+bool is_int(PyObject* obj) {
+  if (PyLong_Check(obj)) return !PyBool_Check(obj);
+  return !PyFloat_Check(obj) && !is_tensor(obj) && PyIndex_Check(obj);  // NumPy integers
+}
+
+bool is_number(PyObject* obj) {
+  if (PyBool_Check(obj) || PyLong_Check(obj) || PyFloat_Check(obj)) return true;
+  if (is_tensor(obj)) return unpack_tensor(obj).dim() == 0;
+  if (PyUnicode_Check(obj) || PyBytes_Check(obj)) return false;
+  // NumPy scalars: integers have __index__, floats __float__.
+  PyNumberMethods* nb = Py_TYPE(obj)->tp_as_number;
+  return PyIndex_Check(obj) || (nb && nb->nb_float && !PySequence_Check(obj));
+}
+
+bool is_int_list(PyObject* obj) {
+  if (is_int(obj)) return true;
+  if (!PyTuple_Check(obj) && !PyList_Check(obj)) return false;
+  const Py_ssize_t n = PySequence_Fast_GET_SIZE(obj);
+  PyObject** items = PySequence_Fast_ITEMS(obj);
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    if (!is_int(items[i])) return false;
+  }
+  return true;
+}
+
+bool type_ok(const ParamSpec& p, PyObject* obj) {
+  if (obj == Py_None) return p.optional || p.kind == ArgKind::Object;
+  switch (p.kind) {
+    case ArgKind::Tensor: return is_tensor(obj);
+    case ArgKind::Scalar: return is_number(obj);
+    case ArgKind::Int: return is_int(obj);
+    case ArgKind::IntList: return is_int_list(obj);
+    case ArgKind::Double: return PyFloat_Check(obj) || is_int(obj) || (is_number(obj) && !PyBool_Check(obj) && !is_tensor(obj));
+    case ArgKind::Bool: return PyBool_Check(obj);
+    case ArgKind::DType: return is_dtype(obj);
+    case ArgKind::Device: return is_device_like(obj);
+    case ArgKind::Object: return true;
+  }
+  return false;
+}
+
+const char* kind_name(const ParamSpec& p) {
+  switch (p.kind) {
+    case ArgKind::Tensor: return "Tensor";
+    case ArgKind::Scalar: return "Number";
+    case ArgKind::Int: return "int";
+    case ArgKind::IntList: return "tuple of ints";
+    case ArgKind::Double: return "float";
+    case ArgKind::Bool: return "bool";
+    case ArgKind::DType: return "wick.dtype";
+    case ArgKind::Device: return "wick.device or str";
+    case ArgKind::Object: return "object";
+  }
+  return "?";
+}
+
+const char* type_name(PyObject* obj) { return is_tensor(obj) ? "Tensor" : Py_TYPE(obj)->tp_name; }
+
+int64_t unpack_int(PyObject* obj) {
+  const long long v = PyLong_AsLongLong(obj);  // calls __index__ for NumPy integers
+  if (v == -1 && PyErr_Occurred()) throw python_error();
+  return int64_t(v);
+}
+
+std::string plural(int n, const char* word) { return std::to_string(n) + " " + word + (n == 1 ? "" : "s"); }
+
+int max_positional(const SignatureSpec& sig) {
+  int n = 0;
+  while (n < sig.nparams && !sig.params[n].kwarg_only) ++n;
+  return n;
+}
+
+}  // namespace
+
+const Tensor& unpack_tensor(PyObject* obj) { return reinterpret_cast<PyTensor*>(obj)->cdata; }
+
+ArgParser::ArgParser(const char* name, const SignatureSpec* sigs, int nsigs)
+    : name_(name), sigs_(sigs), nsigs_(nsigs) {
+  WICK_INTERNAL_ASSERT(nsigs <= 8, name, ": at most 8 overloads");
+  for (int s = 0; s < nsigs; ++s) {
+    WICK_INTERNAL_ASSERT(sigs[s].nparams <= kMaxParams, name, ": too many parameters");
+    for (int i = 0; i < sigs[s].nparams; ++i) interned_[s][i] = PyUnicode_InternFromString(sigs[s].params[i].name);
+  }
+}
+
+ArgParser::Fail ArgParser::try_match(const SignatureSpec& sig, PyObject* const* args, Py_ssize_t nargs,
+                                     PyObject* kwnames, ParsedArgs& out, int* culprit) const {
+  const int index = int(&sig - sigs_);
+  out.sig_ = &sig;
+  out.varargs_index_ = -1;
+  for (int i = 0; i < sig.nparams; ++i) out.args_[i] = nullptr;
+  const int npos = max_positional(sig);
+  if (nargs > npos) {
+    // x.view(2, 3): a lone int[] parameter takes its sizes as separate arguments.
+    const bool varargs = npos == 1 && sig.params[0].kind == ArgKind::IntList;
+    if (!varargs) return Fail::TooMany;
+    for (Py_ssize_t i = 0; i < nargs; ++i) {
+      if (!is_int(args[i])) {
+        *culprit = 0;
+        return Fail::Type;
+      }
+    }
+    out.varargs_ = args;
+    out.nvarargs_ = nargs;
+    out.varargs_index_ = 0;
+    out.args_[0] = args[0];
+  } else {
+    for (Py_ssize_t i = 0; i < nargs; ++i) out.args_[i] = args[i];
+  }
+  const Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+  for (Py_ssize_t k = 0; k < nkw; ++k) {
+    PyObject* key = PyTuple_GET_ITEM(kwnames, k);
+    int found = -1;
+    for (int i = 0; i < sig.nparams && found < 0; ++i) {
+      if (interned_[index][i] == key) found = i;
+    }
+    for (int i = 0; i < sig.nparams && found < 0; ++i) {
+      if (PyUnicode_Compare(interned_[index][i], key) == 0) found = i;
+    }
+    if (found < 0) {
+      *culprit = int(k);
+      return Fail::UnknownKeyword;
+    }
+    if (out.args_[found]) {
+      *culprit = found;
+      return Fail::Duplicate;
+    }
+    out.args_[found] = args[nargs + k];
+  }
+  for (int i = 0; i < sig.nparams; ++i) {
+    if (!out.args_[i] && sig.params[i].default_kind == DefaultKind::Required) {
+      *culprit = i;
+      return Fail::Missing;
+    }
+  }
+  for (int i = 0; i < sig.nparams; ++i) {
+    if (out.args_[i] && i != out.varargs_index_ && !type_ok(sig.params[i], out.args_[i])) {
+      *culprit = i;
+      return Fail::Type;
+    }
+  }
+  return Fail::None;
+}
+
+int ArgParser::parse(PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames, ParsedArgs& out) const {
+  int culprit = 0;
+  Fail first = Fail::None;
+  int first_culprit = 0;
+  for (int s = 0; s < nsigs_; ++s) {
+    const Fail fail = try_match(sigs_[s], args, nargs, kwnames, out, &culprit);
+    if (fail == Fail::None) return s;
+    if (s == 0) first = fail, first_culprit = culprit;
+  }
+  raise(first, first_culprit, args, nargs, kwnames);
+  return -1;
+}
+
+void ArgParser::raise(Fail fail, int culprit, PyObject* const* args, Py_ssize_t nargs,
+                      PyObject* kwnames) const {
+  const SignatureSpec& sig = sigs_[0];
+  const Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+  if (nsigs_ == 1 && fail != Fail::Type) {
+    switch (fail) {
+      case Fail::TooMany:
+        PyErr_Format(PyExc_TypeError, "%s() takes at most %s (%zd given)", name_,
+                     plural(max_positional(sig), "positional argument").c_str(), nargs);
+        return;
+      case Fail::Missing:
+        PyErr_Format(PyExc_TypeError, "%s() missing required argument '%s' (pos %d)", name_,
+                     sig.params[culprit].name, culprit + 1);
+        return;
+      case Fail::UnknownKeyword:
+        PyErr_Format(PyExc_TypeError, "'%U' is an invalid keyword argument for %s()",
+                     PyTuple_GET_ITEM(kwnames, culprit), name_);
+        return;
+      case Fail::Duplicate:
+        PyErr_Format(PyExc_TypeError, "argument for %s() given by name ('%s') and position (%d)", name_,
+                     sig.params[culprit].name, culprit + 1);
+        return;
+      default:
+        break;
+    }
+  }
+  // What was passed: (str, alpha=float)
+  std::string got = "(";
+  for (Py_ssize_t i = 0; i < nargs; ++i) got += std::string(i ? ", " : "") + type_name(args[i]);
+  for (Py_ssize_t k = 0; k < nkw; ++k) {
+    const char* key = PyUnicode_AsUTF8(PyTuple_GET_ITEM(kwnames, k));
+    got += std::string(nargs + k ? ", " : "") + (key ? key : "?") + "=" + type_name(args[nargs + k]);
+  }
+  got += ")";
+  std::string msg;
+  if (nsigs_ == 1) {
+    const ParamSpec& p = sig.params[culprit];
+    PyObject* given = nullptr;
+    for (Py_ssize_t i = 0; i < nargs && !given; ++i) given = i == culprit ? args[i] : nullptr;
+    for (Py_ssize_t k = 0; k < nkw && !given; ++k) {
+      if (PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, k), p.name) == 0) given = args[nargs + k];
+    }
+    msg = std::string(name_) + "(): argument '" + p.name + "' (position " + std::to_string(culprit + 1) +
+          ") must be " + kind_name(p) + ", not " + (given ? type_name(given) : "?") + "\naccepted signature:\n * " +
+          name_ + sig.text;
+  } else {
+    msg = std::string(name_) + "() received an invalid combination of arguments - got " + got +
+          ", but expected one of:";
+    for (int s = 0; s < nsigs_; ++s) msg += std::string("\n * ") + name_ + sigs_[s].text;
+  }
+  PyErr_SetString(PyExc_TypeError, msg.c_str());
+}
+
+const Tensor& ParsedArgs::tensor(int i) const {
+  static const Tensor undefined;
+  return absent(i) ? undefined : unpack_tensor(args_[i]);
+}
+
+Scalar ParsedArgs::scalar(int i) const {
+  PyObject* obj = args_[i];
+  if (!obj) {
+    const ParamSpec& p = sig_->params[i];
+    if (p.default_kind == DefaultKind::Float) return Scalar(p.default_value);
+    if (p.default_kind == DefaultKind::Bool) return Scalar(p.default_value != 0);
+    return Scalar(int64_t(p.default_value));
+  }
+  if (PyBool_Check(obj)) return Scalar(obj == Py_True);
+  if (PyLong_Check(obj)) return Scalar(unpack_int(obj));
+  if (PyFloat_Check(obj)) return Scalar(PyFloat_AS_DOUBLE(obj));
+  if (is_tensor(obj)) return item(unpack_tensor(obj));
+  if (PyIndex_Check(obj)) return Scalar(unpack_int(obj));
+  const double v = PyFloat_AsDouble(obj);
+  if (v == -1.0 && PyErr_Occurred()) throw python_error();
+  return Scalar(v);
+}
+
+std::optional<Scalar> ParsedArgs::scalar_optional(int i) const {
+  if (absent(i)) return std::nullopt;
+  return scalar(i);
+}
+
+int64_t ParsedArgs::toint(int i) const {
+  if (!args_[i]) return int64_t(sig_->params[i].default_value);
+  return unpack_int(args_[i]);
+}
+
+std::optional<int64_t> ParsedArgs::toint_optional(int i) const {
+  if (absent(i)) return std::nullopt;
+  return toint(i);
+}
+
+IntArrayRef ParsedArgs::intlist(int i) {
+  DimVector& ints = ints_[i];
+  ints.clear();
+  if (i == varargs_index_) {
+    for (Py_ssize_t k = 0; k < nvarargs_; ++k) ints.push_back(unpack_int(varargs_[k]));
+  } else if (args_[i] && (PyTuple_Check(args_[i]) || PyList_Check(args_[i]))) {
+    const Py_ssize_t n = PySequence_Fast_GET_SIZE(args_[i]);
+    PyObject** items = PySequence_Fast_ITEMS(args_[i]);
+    for (Py_ssize_t k = 0; k < n; ++k) ints.push_back(unpack_int(items[k]));
+  } else if (args_[i]) {
+    ints.push_back(unpack_int(args_[i]));
+  }
+  return ints;
+}
+
+std::optional<IntArrayRef> ParsedArgs::intlist_optional(int i) {
+  if (absent(i)) return std::nullopt;
+  return intlist(i);
+}
+
+double ParsedArgs::todouble(int i) const {
+  if (!args_[i]) return sig_->params[i].default_value;
+  const double v = PyFloat_AsDouble(args_[i]);
+  if (v == -1.0 && PyErr_Occurred()) throw python_error();
+  return v;
+}
+
+std::optional<double> ParsedArgs::todouble_optional(int i) const {
+  if (absent(i)) return std::nullopt;
+  return todouble(i);
+}
+
+bool ParsedArgs::tobool(int i) const {
+  return args_[i] ? args_[i] == Py_True : sig_->params[i].default_value != 0;
+}
+
+DType ParsedArgs::dtype(int i) const { return reinterpret_cast<PyDType*>(args_[i])->dtype; }
+
+std::optional<DType> ParsedArgs::dtype_optional(int i) const {
+  if (absent(i)) return std::nullopt;
+  return dtype(i);
+}
+
+Device ParsedArgs::device(int i) const { return to_device(args_[i]); }
+
+std::optional<Device> ParsedArgs::device_optional(int i) const {
+  if (absent(i)) return std::nullopt;
+  return device(i);
+}
+
+}  // namespace python
+}  // namespace wick

@@ -1,0 +1,105 @@
+// python_ext/arg_parser.h: the argument-parsing runtime behind every generated wrapper.
+//
+// Note [Argument parsing]
+// ~~~~~~~~~~~~~~~~~~~~~~~
+// Each generated wrapper owns a static ArgParser built from tables the
+// generator wrote (one SignatureSpec per overload). parse() matches the
+// FASTCALL arguments against the overloads in declaration order, checking
+// types without converting, and records borrowed pointers in a ParsedArgs; the
+// wrapper then converts each argument with the accessor for its type. Nothing
+// is allocated per call. When no overload matches, parse() raises TypeError
+// with CPython's wording for count and keyword errors and, for type errors,
+// every accepted signature.
+#pragma once
+
+#include <Python.h>
+
+#include <cstdint>
+#include <optional>
+
+#include "wick/device.h"
+#include "wick/dtype.h"
+#include "wick/scalar.h"
+#include "wick/tensor.h"
+
+namespace wick {
+namespace python {
+
+enum class ArgKind : uint8_t { Tensor, Scalar, Int, IntList, Double, Bool, DType, Device, Object };
+enum class DefaultKind : uint8_t { Required, None, Int, Float, Bool };
+
+struct ParamSpec {
+  const char* name;
+  ArgKind kind;
+  bool optional;    // accepts None
+  bool kwarg_only;
+  DefaultKind default_kind;
+  double default_value;
+};
+
+struct SignatureSpec {
+  const ParamSpec* params;
+  int nparams;
+  const char* text;  // "(Tensor other, *, Number alpha=1)", for error messages
+};
+
+constexpr int kMaxParams = 10;
+
+class ParsedArgs {
+ public:
+  const Tensor& tensor(int i) const;
+  Scalar scalar(int i) const;
+  std::optional<Scalar> scalar_optional(int i) const;
+  int64_t toint(int i) const;
+  std::optional<int64_t> toint_optional(int i) const;
+  IntArrayRef intlist(int i);  // valid until the next intlist() call on this index
+  std::optional<IntArrayRef> intlist_optional(int i);
+  double todouble(int i) const;
+  std::optional<double> todouble_optional(int i) const;
+  bool tobool(int i) const;
+  DType dtype(int i) const;
+  std::optional<DType> dtype_optional(int i) const;
+  Device device(int i) const;
+  std::optional<Device> device_optional(int i) const;
+  PyObject* object(int i) const { return args_[i]; }
+  // The Python object given for parameter i (nullptr when defaulted).
+  PyObject* raw(int i) const { return args_[i]; }
+
+ private:
+  friend class ArgParser;
+  bool absent(int i) const { return args_[i] == nullptr || args_[i] == Py_None; }
+
+  const SignatureSpec* sig_ = nullptr;
+  PyObject* args_[kMaxParams];
+  // When a lone int[] parameter takes its sizes as varargs (x.view(2, 3)).
+  PyObject* const* varargs_ = nullptr;
+  Py_ssize_t nvarargs_ = 0;
+  int varargs_index_ = -1;
+  DimVector ints_[kMaxParams];
+};
+
+class ArgParser {
+ public:
+  ArgParser(const char* name, const SignatureSpec* sigs, int nsigs);
+
+  // Returns the index of the first matching overload, or -1 with TypeError set.
+  int parse(PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames, ParsedArgs& out) const;
+
+ private:
+  enum class Fail : uint8_t { None, TooMany, Missing, UnknownKeyword, Duplicate, Type };
+  Fail try_match(const SignatureSpec& sig, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames,
+                 ParsedArgs& out, int* culprit) const;
+  // Raises for the first overload's failure: CPython's wording when there is one overload.
+  void raise(Fail fail, int culprit, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) const;
+
+  const char* name_;
+  const SignatureSpec* sigs_;
+  int nsigs_;
+  PyObject* interned_[8][kMaxParams];  // keyword names, compared by identity first
+};
+
+// The wick.Tensor wrapped by a Python object known to be one.
+const Tensor& unpack_tensor(PyObject* obj);
+
+}  // namespace python
+}  // namespace wick

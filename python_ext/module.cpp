@@ -1,0 +1,73 @@
+// python_ext/module.cpp: PyInit__C, which assembles wick._C from the types and the generated tables.
+#include <Python.h>
+
+#include "device_object.h"
+#include "dtype_object.h"
+#include "errors.h"
+#include "tensor_new.h"
+#include "tensor_type.h"
+#include "wick/core_ops.h"
+
+namespace wick {
+namespace python {
+
+extern PyMethodDef module_functions[];  // generated/python/functions.cpp
+PyObject* set_tensor_class(PyObject* module, PyObject* cls);
+
+namespace {
+
+PyObject* cuda_is_available(PyObject*, PyObject*) { return PyBool_FromLong(cuda_runtime::is_available()); }
+PyObject* cuda_device_count(PyObject*, PyObject*) { return PyLong_FromLong(cuda_runtime::device_count()); }
+
+// _legacy_new(cls, dtype, *args, device=None): the constructors of wick.FloatTensor and friends.
+PyObject* legacy_new_with_dtype(PyObject*, PyObject* args, PyObject* kwargs) {
+  return guarded([&]() -> PyObject* {
+    WICK_CHECK_TYPE(PyTuple_GET_SIZE(args) >= 2, "_legacy_new(cls, dtype, *args)");
+    PyObject* cls = PyTuple_GET_ITEM(args, 0);
+    PyObject* dtype = PyTuple_GET_ITEM(args, 1);
+    WICK_CHECK_TYPE(PyType_Check(cls) && PyType_IsSubtype(reinterpret_cast<PyTypeObject*>(cls), &TensorBaseType) &&
+                    is_dtype(dtype), "_legacy_new(cls, dtype, *args): bad cls or dtype");
+    PyObject* rest = PyTuple_GetSlice(args, 2, PyTuple_GET_SIZE(args));
+    if (!rest) return nullptr;
+    PyObject* result = nullptr;
+    try {
+      result = legacy_new(reinterpret_cast<PyTypeObject*>(cls), reinterpret_cast<PyDType*>(dtype)->dtype, rest, kwargs);
+    } catch (...) {
+      Py_DECREF(rest);
+      throw;
+    }
+    Py_DECREF(rest);
+    return result;
+  });
+}
+
+PyMethodDef extra_functions[] = {
+    {"_cuda_is_available", cuda_is_available, METH_NOARGS, "Whether a CUDA device can be used."},
+    {"_cuda_device_count", cuda_device_count, METH_NOARGS, "The number of CUDA devices."},
+    {"_set_tensor_class", set_tensor_class, METH_O, "Registers the Python class of new tensors."},
+    {"_legacy_new", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(legacy_new_with_dtype)),
+     METH_VARARGS | METH_KEYWORDS, "Builds a tensor of a fixed dtype from legacy constructor arguments."},
+    {nullptr, nullptr, 0, nullptr},
+};
+
+PyModuleDef module_def = {
+    PyModuleDef_HEAD_INIT, "wick._C", "Wick's C extension: the tensor type and every generated op.", -1,
+    nullptr, nullptr, nullptr, nullptr, nullptr,
+};
+
+}  // namespace
+}  // namespace python
+}  // namespace wick
+
+PyMODINIT_FUNC PyInit__C() {
+  using namespace wick::python;
+  PyObject* module = PyModule_Create(&module_def);
+  if (!module) return nullptr;
+  if (PyModule_AddFunctions(module, module_functions) < 0 || PyModule_AddFunctions(module, extra_functions) < 0 ||
+      !init_dtype_type(module) || !init_device_type(module) || !init_tensor_type(module) ||
+      PyModule_AddIntConstant(module, "_has_cuda", WICK_WITH_CUDA) < 0) {
+    Py_DECREF(module);
+    return nullptr;
+  }
+  return module;
+}

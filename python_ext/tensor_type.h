@@ -1,0 +1,30 @@
+// python_ext/tensor_type.h: the Python object behind every wick.Tensor.
+#pragma once
+
+#include <Python.h>
+
+#include "wick/tensor.h"
+
+namespace wick {
+namespace python {
+
+struct PyTensor {
+  PyObject_HEAD
+  Tensor cdata;
+};
+
+// wick._C.TensorBase; wick.Tensor (python_ext/wick/_tensor.py) subclasses it.
+extern PyTypeObject TensorBaseType;
+
+inline bool is_tensor(PyObject* obj) { return PyObject_TypeCheck(obj, &TensorBaseType); }
+
+// Wraps `t` in its Python object: the one it already has (Note [Python object
+// slot]), else a new instance of wick.Tensor. Undefined tensors wrap as None.
+PyObject* wrap(Tensor t);
+// As wrap(), but a tensor without a Python object becomes an instance of `type`.
+PyObject* wrap_as(PyTypeObject* type, Tensor t);
+
+bool init_tensor_type(PyObject* module);
+
+}  // namespace python
+}  // namespace wick

@@ -1,0 +1,29 @@
+"""Wick: a tensor library whose Python bindings are generated from YAML declarations.
+
+    >>> import wick
+    >>> x = wick.FloatTensor(10).fill_(1)
+    >>> x.add_(1) is x
+    True
+"""
+from wick import _C
+from wick._C import (  # noqa: F401  (re-exported)
+    bfloat16, bool, device, dtype, float16, float32, float64, int8, int16, int32, int64, uint8,
+)
+from wick._function_names import FUNCTIONS as _FUNCTIONS
+from wick._tensor import Tensor
+from wick._legacy import (  # noqa: F401
+    BFloat16Tensor, BoolTensor, ByteTensor, CharTensor, DoubleTensor, FloatTensor, HalfTensor, IntTensor,
+    LongTensor, ShortTensor,
+)
+from wick import cuda  # noqa: F401
+
+# Every declared function (declarations/*.yaml with `variants: [function]`).
+for _name in _FUNCTIONS:
+    globals()[_name] = getattr(_C, _name)
+del _name
+
+# PyTorch's aliases.
+half, float, double = float16, float32, float64
+short, int, long = int16, int32, int64
+
+__all__ = ["Tensor", "dtype", "device", *_FUNCTIONS]
