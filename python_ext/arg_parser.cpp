@@ -13,18 +13,11 @@ namespace wick {
 namespace python {
 namespace {
 
-bool is_int(PyObject* obj) {
-  if (PyLong_Check(obj)) return !PyBool_Check(obj);
-  return !PyFloat_Check(obj) && !is_tensor(obj) && PyIndex_Check(obj);  // NumPy integers
-}
+bool is_int(PyObject* obj) { return number_kind(obj) == NumberKind::Int; }
 
 bool is_number(PyObject* obj) {
-  if (PyBool_Check(obj) || PyLong_Check(obj) || PyFloat_Check(obj)) return true;
   if (is_tensor(obj)) return unpack_tensor(obj).dim() == 0;
-  if (PyUnicode_Check(obj) || PyBytes_Check(obj)) return false;
-  // NumPy scalars: integers have __index__, floats __float__.
-  PyNumberMethods* nb = Py_TYPE(obj)->tp_as_number;
-  return PyIndex_Check(obj) || (nb && nb->nb_float && !PySequence_Check(obj));
+  return number_kind(obj) != NumberKind::None;
 }
 
 bool is_int_list(PyObject* obj) {
@@ -45,7 +38,7 @@ bool type_ok(const ParamSpec& p, PyObject* obj) {
     case ArgKind::Scalar: return is_number(obj);
     case ArgKind::Int: return is_int(obj);
     case ArgKind::IntList: return is_int_list(obj);
-    case ArgKind::Double: return PyFloat_Check(obj) || is_int(obj) || (is_number(obj) && !PyBool_Check(obj) && !is_tensor(obj));
+    case ArgKind::Double: return number_kind(obj) == NumberKind::Int || number_kind(obj) == NumberKind::Float;
     case ArgKind::Bool: return PyBool_Check(obj);
     case ArgKind::DType: return is_dtype(obj);
     case ArgKind::Device: return is_device_like(obj);
@@ -88,6 +81,21 @@ int max_positional(const SignatureSpec& sig) {
 }  // namespace
 
 const Tensor& unpack_tensor(PyObject* obj) { return reinterpret_cast<PyTensor*>(obj)->cdata; }
+
+NumberKind number_kind(PyObject* obj) {
+  if (PyBool_Check(obj)) return NumberKind::Bool;
+  if (PyLong_Check(obj)) return NumberKind::Int;
+  if (PyFloat_Check(obj)) return NumberKind::Float;
+  if (is_tensor(obj) || PyUnicode_Check(obj) || PyBytes_Check(obj)) return NumberKind::None;
+  // NumPy scalars and 0-d arrays: a sized sequence is data, not a number.
+  if (PySequence_Check(obj)) {
+    if (PySequence_Size(obj) >= 0) return NumberKind::None;
+    PyErr_Clear();
+  }
+  if (PyIndex_Check(obj)) return NumberKind::Int;
+  PyNumberMethods* nb = Py_TYPE(obj)->tp_as_number;
+  return nb && nb->nb_float ? NumberKind::Float : NumberKind::None;
+}
 
 ArgParser::ArgParser(const char* name, const SignatureSpec* sigs, int nsigs)
     : name_(name), sigs_(sigs), nsigs_(nsigs) {
@@ -236,14 +244,16 @@ Scalar ParsedArgs::scalar(int i) const {
     if (p.default_kind == DefaultKind::Bool) return Scalar(p.default_value != 0);
     return Scalar(int64_t(p.default_value));
   }
-  if (PyBool_Check(obj)) return Scalar(obj == Py_True);
-  if (PyLong_Check(obj)) return Scalar(unpack_int(obj));
-  if (PyFloat_Check(obj)) return Scalar(PyFloat_AS_DOUBLE(obj));
   if (is_tensor(obj)) return item(unpack_tensor(obj));
-  if (PyIndex_Check(obj)) return Scalar(unpack_int(obj));
-  const double v = PyFloat_AsDouble(obj);
-  if (v == -1.0 && PyErr_Occurred()) throw python_error();
-  return Scalar(v);
+  switch (number_kind(obj)) {
+    case NumberKind::Bool: return Scalar(obj == Py_True);
+    case NumberKind::Int: return Scalar(unpack_int(obj));
+    default: {
+      const double v = PyFloat_AsDouble(obj);
+      if (v == -1.0 && PyErr_Occurred()) throw python_error();
+      return Scalar(v);
+    }
+  }
 }
 
 std::optional<Scalar> ParsedArgs::scalar_optional(int i) const {

@@ -98,6 +98,11 @@ class ArgParser {
   PyObject* interned_[8][kMaxParams];  // keyword names, compared by identity first
 };
 
+// What kind of Python number `obj` is: bool, int and float, and NumPy's
+// scalars and 0-d arrays (by __index__ and __float__). Tensors are not numbers.
+enum class NumberKind : uint8_t { None, Bool, Int, Float };
+NumberKind number_kind(PyObject* obj);
+
 // The wick.Tensor wrapped by a Python object known to be one.
 const Tensor& unpack_tensor(PyObject* obj);
 

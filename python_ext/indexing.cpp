@@ -12,7 +12,7 @@ namespace wick {
 namespace python {
 namespace {
 
-bool is_index_int(PyObject* obj) { return (PyLong_Check(obj) && !PyBool_Check(obj)) || (!is_tensor(obj) && PyIndex_Check(obj) && !PyBool_Check(obj)); }
+bool is_index_int(PyObject* obj) { return number_kind(obj) == NumberKind::Int; }
 
 // How many dims of the indexed tensor an index item consumes.
 int64_t consumed(PyObject* item) {
@@ -94,9 +94,8 @@ int tensor_setitem(PyObject* self, PyObject* index, PyObject* value) {
     Tensor target = apply_index(unpack_tensor(self), index);
     if (is_tensor(value)) {
       copy_(target, unpack_tensor(value));
-    } else if (PyBool_Check(value) || PyLong_Check(value) || PyFloat_Check(value) || PyIndex_Check(value)) {
-      Tensor v = tensor_from_sequence(value, std::nullopt);
-      copy_(target, v);
+    } else if (number_kind(value) != NumberKind::None) {
+      copy_(target, tensor_from_sequence(value, std::nullopt));
     } else {
       copy_(target, tensor_from_sequence(value, target.dtype()));
     }

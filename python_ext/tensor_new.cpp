@@ -34,11 +34,12 @@ struct Layout {
 };
 
 Category number_category(PyObject* obj) {
-  if (PyBool_Check(obj)) return kBool;
-  if (PyLong_Check(obj) || PyIndex_Check(obj)) return kInt;
-  if (PyFloat_Check(obj)) return kFloat;
-  PyNumberMethods* nb = Py_TYPE(obj)->tp_as_number;
-  if (nb && nb->nb_float && !is_sequence(obj)) return kFloat;
+  switch (number_kind(obj)) {
+    case NumberKind::Bool: return kBool;
+    case NumberKind::Int: return kInt;
+    case NumberKind::Float: return kFloat;
+    case NumberKind::None: return kNone;
+  }
   return kNone;
 }
 
@@ -91,8 +92,9 @@ void infer(PyObject* obj, size_t depth, Layout& layout) {
 }
 
 Scalar to_scalar(PyObject* obj) {
-  if (PyBool_Check(obj)) return Scalar(obj == Py_True);
-  if (PyLong_Check(obj) || PyIndex_Check(obj)) {
+  const NumberKind kind = number_kind(obj);
+  if (kind == NumberKind::Bool) return Scalar(obj == Py_True);
+  if (kind == NumberKind::Int) {
     const long long v = PyLong_AsLongLong(obj);
     if (v == -1 && PyErr_Occurred()) throw python_error();
     return Scalar(int64_t(v));

@@ -31,8 +31,8 @@ def arg_kind(t: Type) -> str:
 
 
 def py_type(t: Type) -> str:
-    base = "tuple of ints" if t.is_list else PY_TYPE[t.base]
-    return base + ("?" if t.optional else "")
+    """How signatures in docs and errors name a type; `=None` already says it is optional."""
+    return "tuple of ints" if t.is_list else PY_TYPE[t.base]
 
 
 @dataclass(frozen=True)

@@ -42,7 +42,7 @@ void copy_across_devices(const Tensor& dst, const Tensor& src) {
 
 Tensor copy_(const Tensor& self, const Tensor& src) {
   WICK_CHECK_VALUE(self.defined() && src.defined(), "copy_(): expected tensors, got None");
-  WICK_CHECK(broadcast_shapes("copy_", self.sizes(), src.sizes()) == self.sizes().vec(),
+  WICK_CHECK(detail::broadcasts_to(src.sizes(), self.sizes()),
              "copy_(): the source of shape ", shape_str(src.sizes()),
              " cannot be broadcast to the destination shape ", shape_str(self.sizes()));
   for (int64_t d = 0; d < self.dim(); ++d) {

@@ -111,7 +111,7 @@ Tensor addmv_out(const Tensor& out, const Tensor& self, const Tensor& mat, const
                  const Scalar& beta, const Scalar& alpha) {
   check_matmul_operands("addmv", self, mat);
   Tensor product = mv(mat, vec);
-  WICK_CHECK(broadcast_shapes("addmv", self.sizes(), product.sizes()) == product.sizes().vec(),
+  WICK_CHECK(detail::broadcasts_to(self.sizes(), product.sizes()),
              "addmv(): self of shape ", shape_str(self.sizes()), " does not broadcast to the result shape ",
              shape_str(product.sizes()));
   WICK_CHECK_TYPE(is_floating(mat.dtype()) || (!alpha.is_floating_point() && !beta.is_floating_point()),

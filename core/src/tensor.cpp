@@ -166,6 +166,15 @@ Tensor assign_inplace(const char* op, const Tensor& self, const Tensor& result) 
   return copy_(self, result);
 }
 
+bool broadcasts_to(IntArrayRef from, IntArrayRef to) {
+  if (from.size() > to.size()) return false;
+  const size_t lead = to.size() - from.size();
+  for (size_t i = 0; i < from.size(); ++i) {
+    if (from[i] != 1 && from[i] != to[lead + i]) return false;
+  }
+  return true;
+}
+
 bool may_overlap(const Tensor& a, const Tensor& b) {
   if (a.storage() != b.storage() || a.numel() == 0 || b.numel() == 0) return false;
   auto extent = [](const Tensor& t) {

@@ -26,7 +26,9 @@ class _Formatter:
                     self.sci = hi > 1e8
                 else:
                     self.sci = hi / lo > 1000.0 or hi > 1e8 or lo < 1e-4
-        self.width = max((len(self._plain(v)) for v in values), default=1)
+        # As in PyTorch, nan and inf do not widen the columns of a float tensor.
+        counted = [v for v in values if not floating or math.isfinite(v)]
+        self.width = max((len(self._plain(v)) for v in counted), default=1)
 
     def _plain(self, v):
         if isinstance(v, bool) or not self.floating:
@@ -63,7 +65,7 @@ def _format(t, fmt, indent, summarise):
     skip = summarise and n > 2 * _EDGE_ITEMS
     indices = list(range(_EDGE_ITEMS)) + [None] + list(range(n - _EDGE_ITEMS, n)) if skip else list(range(n))
     if t.dim() == 1:
-        items = ["..." if i is None else fmt.format(t[i].item()) for i in indices]
+        items = [" ..." if i is None else fmt.format(t[i].item()) for i in indices]
         per_line = max(1, (_LINE_WIDTH - indent) // (fmt.width + 2))
         lines = [", ".join(items[k:k + per_line]) for k in range(0, len(items), per_line)]
         return "[" + (",\n" + " " * (indent + 1)).join(lines) + "]"

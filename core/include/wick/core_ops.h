@@ -52,6 +52,8 @@ Tensor prepare_out(const char* op, const Tensor& out, IntArrayRef sizes, DType d
 // Copies `result` into `self` for an in-place op: the shape must not change and
 // the dtype must be castable (see can_cast).
 Tensor assign_inplace(const char* op, const Tensor& self, const Tensor& result);
+// Whether a tensor of shape `from` broadcasts to exactly `to`.
+bool broadcasts_to(IntArrayRef from, IntArrayRef to);
 // Whether a and b share any byte of memory.
 bool may_overlap(const Tensor& a, const Tensor& b);
 

@@ -1,0 +1,158 @@
+"""tests/codegen/test_generated_code.py: what the model accepts must generate code that fits together.
+
+These read the generated C++ for the real and golden declarations and for a few
+shapes of declaration the golden set does not have. For those shapes either
+answer is right: the model rejects the declaration with a located message, or
+the generated code is consistent.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Dict, Iterator, List, Optional, Tuple
+
+import pytest
+
+HERE = Path(__file__).parent
+DECLARATION_SETS = {"real": HERE.parents[1] / "declarations", "golden": HERE / "golden" / "declarations"}
+
+_DEFINITION = re.compile(r"^\w+ (?P<name>\w+)\((?P<params>[^)]*)\) \{\n(?P<body>.*?)\n\}", re.M | re.S)
+_POINTWISE_CALL = re.compile(r"detail::pointwise\(k\w+Op, \w+, OutMode::\w+, \{(?P<inputs>[^}]*)\}, "
+                             r"\{(?P<scalars>[^}]*)\}\)")
+_CALL = re.compile(r"(?<![\w:])(?P<fn>[a-z_]\w*)\(")  # unqualified calls: wick:: functions
+_PROTOTYPE = re.compile(r"^(?!//)\S[^\n(]* (?P<name>\w+)\(", re.M)
+
+
+def _definitions(ops_cpp: str) -> Iterator[Tuple[str, Dict[str, str], str]]:
+    """(name, {parameter: C++ type}, body) of every function ops.cpp defines."""
+    for m in _DEFINITION.finditer(ops_cpp):
+        params = {}
+        for p in filter(None, m["params"].split(", ")):
+            ptype, pname = p.rsplit(" ", 1)
+            params[pname] = ptype
+        yield m["name"], params, m["body"]
+
+
+def _generate(run_codegen, out: Path, decl_dir: Path) -> Optional[Path]:
+    """Generates into `out`; None when the model rejected the declarations with a located message."""
+    run = run_codegen("--declarations", str(decl_dir), "--out", str(out))
+    if run.rc == 1:
+        assert re.match(rf"{re.escape(str(decl_dir))}/\w+\.yaml:\d+:\d+: in '\w+': ", run.err), run.err
+        return None
+    assert run.rc == 0, run.err
+    return out
+
+
+def _misplaced_pointwise_arguments(ops_cpp: str) -> List[str]:
+    problems = []
+    for name, params, body in _definitions(ops_cpp):
+        for call in _POINTWISE_CALL.finditer(body):
+            for group, wanted in (("inputs", "const Tensor&"), ("scalars", "const Scalar&")):
+                for arg in filter(None, call[group].split(", ")):
+                    if params.get(arg) != wanted:
+                        problems.append(f"{name}({', '.join(f'{t} {n}' for n, t in params.items())}) "
+                                        f"passes {arg} among the {group}")
+    return problems
+
+
+def _undeclared_calls(ops_cpp: str, ops_h: str) -> List[str]:
+    declared = set(_PROTOTYPE.findall(ops_h))
+    return sorted({f"{name} calls {call['fn']}()" for name, _, body in _definitions(ops_cpp)
+                   for call in _CALL.finditer(body) if call["fn"] not in declared})
+
+
+@pytest.mark.parametrize("which", sorted(DECLARATION_SETS))
+def test_pointwise_bodies_pass_tensors_and_scalars_apart(which, run_codegen, tmp_path) -> None:
+    """In ops.cpp, detail::pointwise gets Tensor parameters as inputs and Scalar ones as constants."""
+    out = _generate(run_codegen, tmp_path, DECLARATION_SETS[which])
+    assert out is not None
+    ops_cpp = (out / "core" / "ops.cpp").read_text(encoding="utf-8")
+    assert _POINTWISE_CALL.search(ops_cpp), "no pointwise body found: has the emitted form changed?"
+    assert _misplaced_pointwise_arguments(ops_cpp) == []
+
+
+@pytest.mark.parametrize("which", sorted(DECLARATION_SETS))
+def test_ops_cpp_calls_only_declared_functions(which, run_codegen, tmp_path) -> None:
+    """Every wick function an ops.cpp body calls is declared in ops.h."""
+    out = _generate(run_codegen, tmp_path, DECLARATION_SETS[which])
+    assert out is not None
+    ops_cpp = (out / "core" / "ops.cpp").read_text(encoding="utf-8")
+    ops_h = (out / "include" / "wick" / "ops.h").read_text(encoding="utf-8")
+    assert any(_CALL.search(body) for _, _, body in _definitions(ops_cpp)), "no call found: has the form changed?"
+    assert _undeclared_calls(ops_cpp, ops_h) == []
+
+
+def test_scalar_overload_declared_first(write_declarations, run_codegen, tmp_path) -> None:
+    """A pointwise op whose first signature takes the Scalar overload still passes Tensors as operands."""
+    decl_dir = write_declarations(ops="""\
+- name: rsub
+  signatures:
+    - (Tensor self, Scalar other) -> Tensor
+    - (Tensor self, Tensor other) -> Tensor
+  variants: [method, function]
+  pointwise: other - self
+  dtypes: all
+  doc: other minus self.
+""")
+    out = _generate(run_codegen, tmp_path / "out", decl_dir)
+    if out is not None:
+        assert _misplaced_pointwise_arguments((out / "core" / "ops.cpp").read_text(encoding="utf-8")) == []
+
+
+def test_cpp_op_in_place_without_out_form(write_declarations, run_codegen, tmp_path) -> None:
+    """A cpp op with 'inplace: true' but no 'out: true' gets a declared foo_out, or is rejected."""
+    decl_dir = write_declarations(ops="""\
+- name: clamp_min
+  signatures:
+    - (Tensor self, Scalar min) -> Tensor
+  variants: [method, function]
+  inplace: true
+  cpp: clamp_min
+  doc: Each element of self, at least min.
+""")
+    out = _generate(run_codegen, tmp_path / "out", decl_dir)
+    if out is not None:
+        ops_cpp = (out / "core" / "ops.cpp").read_text(encoding="utf-8")
+        ops_h = (out / "include" / "wick" / "ops.h").read_text(encoding="utf-8")
+        assert _undeclared_calls(ops_cpp, ops_h) == []
+
+
+def test_python_op_with_out_form_uses_out(write_declarations, run_codegen, tmp_path) -> None:
+    """A python op with 'out: true' hands out= to its glue (impl::<name>_out), or is rejected."""
+    decl_dir = write_declarations(ops="""\
+- name: from_list
+  signatures:
+    - (object data) -> Tensor
+  variants: [function]
+  out: true
+  python: from_list
+  doc: A tensor from a list.
+""")
+    out = _generate(run_codegen, tmp_path / "out", decl_dir)
+    if out is not None:
+        functions = (out / "python" / "functions.cpp").read_text(encoding="utf-8")
+        body = functions[functions.index("PyObject* Function_from_list("):]
+        body = body[:body.index("\n}\n")]
+        assert '{"out", ArgKind::Tensor' in functions, "the binding no longer accepts out=: update this test"
+        assert "impl::from_list_out(" in body, f"out= is parsed but never used:\n{body}"
+
+
+def test_numpy_tested_op_with_a_constant_without_default(write_declarations, run_codegen, tmp_path) -> None:
+    """A `numpy:` op whose Scalar has no default gets a value in the test table, or is rejected."""
+    decl_dir = write_declarations(ops="""\
+- name: scale
+  signatures:
+    - (Tensor self, Scalar factor) -> Tensor
+  variants: [method, function]
+  pointwise: self * factor
+  dtypes: all
+  doc: self times factor.
+  numpy: self * factor
+""")
+    out = _generate(run_codegen, tmp_path / "out", decl_dir)
+    if out is not None:
+        table = (out / "tests" / "test_generated_ops.py").read_text(encoding="utf-8")
+        constants = re.search(r"^ +constants=\{(?P<items>.*)\},$", table, re.M)
+        assert constants, "no constants= line: has the table's form changed?"
+        # tests/python/opcheck.py computes `default + 1`: None cannot stand for a value.
+        assert "None" not in constants["items"], constants[0]

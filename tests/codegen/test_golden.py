@@ -1,0 +1,78 @@
+"""tests/codegen/test_golden.py: the output for golden/declarations is byte for byte golden/expected.
+
+After an intended change to the generator or its templates, regenerate with
+
+    WICK_UPDATE_GOLDEN=1 PYTHONPATH=. python3 -m pytest -q tests/codegen/test_golden.py
+
+and review the diff of tests/codegen/golden/expected before committing it.
+"""
+from __future__ import annotations
+
+import difflib
+import os
+import shutil
+from pathlib import Path
+from typing import List
+
+import pytest
+
+from codegen import gen
+from codegen.model import Cpp, PythonImpl
+
+GOLDEN = Path(__file__).parent / "golden"
+DECLARATIONS = GOLDEN / "declarations"
+EXPECTED = GOLDEN / "expected"
+UPDATE = os.environ.get("WICK_UPDATE_GOLDEN") == "1"
+HOW_TO_UPDATE = ("if the change is intended, regenerate with WICK_UPDATE_GOLDEN=1 "
+                 "(see tests/codegen/test_golden.py) and review the diff")
+
+
+def _files(root: Path) -> List[str]:
+    return sorted(p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file())
+
+
+def _diff(relpath: str, expected: bytes, actual: bytes) -> str:
+    lines = difflib.unified_diff(
+        expected.decode("utf-8").splitlines(keepends=True),
+        actual.decode("utf-8").splitlines(keepends=True),
+        fromfile=f"expected/{relpath}", tofile=f"generated/{relpath}")
+    return "".join(lines)
+
+
+def _update(generated: Path) -> None:
+    shutil.rmtree(EXPECTED, ignore_errors=True)
+    shutil.copytree(generated, EXPECTED)
+
+
+def test_golden_declarations_cover_every_kind_of_op() -> None:
+    """The golden input has pointwise (with in-place, out, Scalar overloads), cpp, method-only and python ops."""
+    decls = {d.name: d for d in gen.load_declarations(sorted(str(p) for p in DECLARATIONS.glob("*.yaml")))}
+    add = decls["add"]
+    assert add.inplace and add.out and {"Tensor", "Scalar"} <= {s.params[1].type.base for s in add.signatures}
+    assert decls["mm"].out and isinstance(decls["mm"].impl, Cpp)
+    assert decls["contiguous"].variants == {"method"} and isinstance(decls["contiguous"].impl, Cpp)
+    assert isinstance(decls["tensor"].impl, PythonImpl)
+
+
+def test_output_matches_golden_files(run_codegen, tmp_path: Path) -> None:
+    """Every generated file equals its golden copy byte for byte, and no file is missing or extra."""
+    out = tmp_path / "generated"
+    run = run_codegen("--declarations", str(DECLARATIONS), "--out", str(out))
+    assert run.rc == 0, run.err
+    if UPDATE:
+        _update(out)
+        return
+
+    generated, expected = _files(out), _files(EXPECTED)
+    problems = []
+    for relpath in sorted(set(expected) - set(generated)):
+        problems.append(f"expected/{relpath} is no longer generated")
+    for relpath in sorted(set(generated) - set(expected)):
+        problems.append(f"generated/{relpath} has no golden copy")
+    for relpath in sorted(set(generated) & set(expected)):
+        want, got = (EXPECTED / relpath).read_bytes(), (out / relpath).read_bytes()
+        if want != got:
+            problems.append(_diff(relpath, want, got) or f"{relpath}: differs only in bytes a diff cannot show")
+    if problems:
+        pytest.fail("generated output differs from tests/codegen/golden/expected; " + HOW_TO_UPDATE
+                    + ":\n\n" + "\n".join(problems), pytrace=False)

@@ -1,0 +1,185 @@
+// tests/cpp/test_errors.cpp: WICK_CHECK and its variants, dim wrapping, device parsing, and CUDA without a GPU.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <typeinfo>
+
+#include "wick/core_ops.h"
+#include "wick/ops.h"
+
+namespace wick {
+namespace {
+
+bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
+// Runs f and checks that it throws exactly E (not merely a class derived from it
+// or a sibling) with a message containing `part`.
+template <typename E, typename F>
+void expect_exact_throw(F&& f, const std::string& part) {
+  try {
+    f();
+    ADD_FAILURE() << "expected " << typeid(E).name() << ", nothing was thrown";
+  } catch (const Error& e) {
+    EXPECT_TRUE(typeid(e) == typeid(E)) << "threw " << typeid(e).name() << ": " << e.what();
+    EXPECT_TRUE(contains(e.what(), part)) << "message: " << e.what() << "\nexpected to contain: " << part;
+  }
+}
+
+TEST(Check, EachVariantThrowsItsTypeWithTheFormattedMessage) {
+  const int dim = 3;
+  expect_exact_throw<Error>([&] { WICK_CHECK(dim < 2, "dim ", dim, " is not below ", 2.5); }, "dim 3 is not below 2.5");
+  expect_exact_throw<IndexError>([&] { WICK_CHECK_INDEX(dim < 2, "index ", dim); }, "index 3");
+  expect_exact_throw<ValueError>([&] { WICK_CHECK_VALUE(dim < 2, "bad value ", dim, "!"); }, "bad value 3!");
+  expect_exact_throw<TypeError>([&] { WICK_CHECK_TYPE(dim < 2, "type ", dtype_name(DType::Int8)); }, "type int8");
+}
+
+TEST(Check, MessageIsExactlyTheConcatenation) {
+  try {
+    WICK_CHECK(false, "a", 1, "b", std::string("c"), 'd');
+    FAIL() << "WICK_CHECK(false) did not throw";
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(), "a1bcd");
+  }
+}
+
+TEST(Check, PassingCheckDoesNotThrowNorFormat) {
+  int formatted = 0;
+  auto message = [&] {
+    ++formatted;
+    return std::string("expensive");
+  };
+  EXPECT_NO_THROW(WICK_CHECK(1 + 1 == 2, message()));
+  EXPECT_NO_THROW(WICK_CHECK_INDEX(true, message()));
+  EXPECT_NO_THROW(WICK_CHECK_VALUE(true, message()));
+  EXPECT_NO_THROW(WICK_CHECK_TYPE(true, message()));
+  EXPECT_EQ(formatted, 0);
+  EXPECT_THROW(WICK_CHECK(false, message()), Error);
+  EXPECT_EQ(formatted, 1);
+}
+
+TEST(Check, AllUserErrorsAreCatchableAsError) {
+  EXPECT_THROW(WICK_CHECK_INDEX(false, "x"), Error);
+  EXPECT_THROW(WICK_CHECK_VALUE(false, "x"), Error);
+  EXPECT_THROW(WICK_CHECK_TYPE(false, "x"), Error);
+  EXPECT_THROW(WICK_CHECK_KIND(NotImplementedError, false, "x"), NotImplementedError);
+  EXPECT_THROW(WICK_CHECK_KIND(NotImplementedError, false, "x"), Error);
+  EXPECT_THROW(WICK_CHECK_INDEX(false, "x"), std::exception);
+}
+
+TEST(Check, InternalAssertNamesFileLineAndCondition) {
+  try {
+    WICK_INTERNAL_ASSERT(1 + 1 == 3, "context ", 42);
+    FAIL() << "WICK_INTERNAL_ASSERT(false) did not throw";
+  } catch (const Error& e) {
+    EXPECT_TRUE(typeid(e) == typeid(Error));
+    const std::string msg = e.what();
+    EXPECT_TRUE(contains(msg, "test_errors.cpp:")) << msg;
+    EXPECT_TRUE(contains(msg, "1 + 1 == 3")) << msg;
+    EXPECT_TRUE(contains(msg, "context 42")) << msg;
+    EXPECT_TRUE(contains(msg, "bug in wick")) << msg;
+  }
+  expect_exact_throw<Error>([] { WICK_INTERNAL_ASSERT(false); }, "false");
+  EXPECT_NO_THROW(WICK_INTERNAL_ASSERT(true, "never formatted"));
+}
+
+TEST(DimWrap, OutOfRangeIsIndexError) {
+  Tensor x = zeros({2, 3});
+  expect_exact_throw<IndexError>([&] { transpose(x, 0, 5); }, "Dimension out of range");
+  expect_exact_throw<IndexError>([&] { transpose(x, 0, 5); }, "[-2, 1]");
+  expect_exact_throw<IndexError>([&] { transpose(x, -3, 0); }, "got -3");
+  expect_exact_throw<IndexError>([&] { select(x, 2, 0); }, "Dimension out of range");
+  expect_exact_throw<IndexError>([&] { narrow(x, -3, 0, 1); }, "Dimension out of range");
+  expect_exact_throw<IndexError>([&] { squeeze(x, 2); }, "Dimension out of range");
+  expect_exact_throw<IndexError>([&] { unsqueeze(x, 4); }, "Dimension out of range");
+  expect_exact_throw<IndexError>([&] { sum(x, {2}); }, "Dimension out of range");
+  expect_exact_throw<IndexError>([&] { size(x, 2); }, "Dimension out of range");
+  expect_exact_throw<IndexError>([&] { stride(x, -3); }, "Dimension out of range");
+}
+
+TEST(DimWrap, WrapsNegativeDims) {
+  EXPECT_EQ(wrap_dim(-1, 3), 2);
+  EXPECT_EQ(wrap_dim(-3, 3), 0);
+  EXPECT_EQ(wrap_dim(2, 3), 2);
+  // A 0-d tensor accepts dims 0 and -1, as in PyTorch.
+  EXPECT_EQ(wrap_dim(0, 0), 0);
+  EXPECT_EQ(wrap_dim(-1, 0), 0);
+  EXPECT_THROW(wrap_dim(1, 0), IndexError);
+  EXPECT_THROW(wrap_dim(3, 3), IndexError);
+  EXPECT_THROW(wrap_dim(-4, 3), IndexError);
+  EXPECT_EQ(size(zeros({2, 3}), -1), 3);
+}
+
+TEST(UserErrors, HaveTheDocumentedTypes) {
+  Tensor x = zeros({2, 3});
+  expect_exact_throw<Error>([&] { item(x); }, "6 elements");
+  expect_exact_throw<ValueError>([] { arange(0, 5, 0); }, "step must be nonzero");
+  expect_exact_throw<ValueError>([] { arange(5, 0, 1); }, "arange()");
+  expect_exact_throw<TypeError>([] { rand({2}, DType::Int32); }, "floating-point");
+  expect_exact_throw<ValueError>([] { empty({-1}); }, "negative dimension");
+  EXPECT_THROW(as_strided(x, {4}, {2}, 0), Error);  // reaches element 6 of a 6-element storage
+  expect_exact_throw<ValueError>([&] { add(x, Tensor()); }, "add()");
+  expect_exact_throw<ValueError>([&] { copy_(x, Tensor()); }, "copy_()");
+  expect_exact_throw<ValueError>([&] { mm(Tensor(), x); }, "mm()");
+  // A result dtype that cannot be cast into out= is a RuntimeError in PyTorch.
+  expect_exact_throw<Error>([&] { add_out(empty({2, 3}, DType::Int32), x, x); }, "can't be cast");
+}
+
+TEST(Device, Parse) {
+  const Device c1 = Device::parse("cuda:1");
+  EXPECT_EQ(c1.type, DeviceType::CUDA);
+  EXPECT_EQ(c1.index, 1);
+  EXPECT_TRUE(c1.is_cuda());
+  EXPECT_EQ(Device::parse("cuda"), (Device{DeviceType::CUDA, 0}));
+  EXPECT_EQ(Device::parse("cuda:0"), (Device{DeviceType::CUDA, 0}));
+  EXPECT_EQ(Device::parse("cuda:12").index, 12);
+  EXPECT_EQ(Device::parse("cpu"), kCPU);
+  EXPECT_TRUE(Device::parse("cpu").is_cpu());
+  EXPECT_EQ(Device::parse("cpu:0"), kCPU);
+}
+
+TEST(Device, StrRoundTrips) {
+  EXPECT_EQ(kCPU.str(), "cpu");
+  EXPECT_EQ((Device{DeviceType::CUDA, 3}).str(), "cuda:3");
+  for (const char* s : {"cpu", "cuda:0", "cuda:7", "cuda:255"}) EXPECT_EQ(Device::parse(s).str(), s);
+}
+
+TEST(Device, BadStringsAreValueErrors) {
+  for (const char* s : {"", "gpu", "CPU", "CUDA:0", "cuda:", "cuda1", "cuda:-1", "cuda:+1", "cuda:x", "cuda:1x",
+                        "cuda:0 ", " cpu", "cpu:1", "cpu:", "cudaa", "cuda::1", "cuda:99999999"}) {
+    SCOPED_TRACE(std::string("'") + s + "'");
+    EXPECT_THROW(Device::parse(s), ValueError);
+  }
+  expect_exact_throw<ValueError>([] { Device::parse("tpu"); }, "'tpu'");
+}
+
+TEST(Cuda, UnavailableWithoutAGpu) {
+  if (cuda_runtime::device_count() > 0) GTEST_SKIP() << "this machine has a GPU";
+  EXPECT_FALSE(cuda_runtime::is_available());
+  EXPECT_EQ(cuda_runtime::device_count(), 0);
+  const Device cuda0{DeviceType::CUDA, 0};
+  expect_exact_throw<Error>([&] { empty({2}, DType::Float32, cuda0); }, "CUDA is not available");
+  expect_exact_throw<Error>([&] { zeros({2, 2}, std::nullopt, cuda0); }, "CUDA is not available");
+  expect_exact_throw<Error>([&] { arange(4, std::nullopt, cuda0); }, "CUDA is not available");
+  expect_exact_throw<Error>([&] { randn({3}, std::nullopt, cuda0); }, "CUDA is not available");
+  expect_exact_throw<Error>([&] { allocate_storage(16, cuda0); }, "CUDA is not available");
+  Tensor x = ones({2});
+  expect_exact_throw<Error>([&] { cuda(x); }, "CUDA is not available");
+  expect_exact_throw<Error>([&] { to(x, cuda0); }, "CUDA is not available");
+  expect_exact_throw<Error>([&] { scalar_tensor(Scalar(1), DType::Int64, cuda0); }, "CUDA is not available");
+  expect_exact_throw<Error>([&] { cuda_runtime::check_available("probe"); }, "probe()");
+  // Parsing a CUDA device string needs no GPU.
+  EXPECT_NO_THROW(Device::parse("cuda:3"));
+}
+
+TEST(Cuda, CheckAvailableAgreesWithIsAvailable) {
+  if (cuda_runtime::is_available()) {
+    EXPECT_NO_THROW(cuda_runtime::check_available("probe"));
+    EXPECT_GT(cuda_runtime::device_count(), 0);
+  } else {
+    EXPECT_THROW(cuda_runtime::check_available("probe"), Error);
+    EXPECT_EQ(cuda_runtime::device_count(), 0);
+  }
+}
+
+}  // namespace
+}  // namespace wick

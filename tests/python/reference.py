@@ -1,0 +1,57 @@
+"""Helpers to compare wick tensors with NumPy arrays, dtype-aware."""
+import numpy as np
+
+import wick
+
+DTYPES = ("bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16", "float32", "float64")
+FLOATS = ("float16", "bfloat16", "float32", "float64")
+
+# NumPy has no bfloat16: its values are compared through float32.
+NUMPY_DTYPE = {d: np.dtype("float32" if d == "bfloat16" else d) for d in DTYPES}
+
+# Tolerances for a result rounded once to the dtype from an exact reference.
+TOLERANCE = {
+    "float16": dict(rtol=1e-3, atol=1e-3),
+    "bfloat16": dict(rtol=8e-3, atol=8e-3),
+    "float32": dict(rtol=1e-5, atol=1e-6),
+    "float64": dict(rtol=1e-12, atol=1e-12),
+}
+
+
+def wdtype(name):
+    return getattr(wick, name)
+
+
+def to_numpy(t):
+    """The values of a wick tensor as a NumPy array of the matching dtype."""
+    name = repr(t.dtype).split(".")[1]
+    return np.array(t.tolist(), dtype=NUMPY_DTYPE[name]).reshape(t.shape)
+
+
+def assert_close(actual, expected, dtype_name):
+    """`actual` (a wick tensor) equals `expected` (array-like) within the dtype's tolerance."""
+    got = to_numpy(actual)
+    want = np.asarray(expected)
+    assert got.shape == want.shape, f"shape {got.shape} != {want.shape}"
+    if dtype_name in TOLERANCE:
+        np.testing.assert_allclose(got.astype(np.float64), want.astype(np.float64), equal_nan=True,
+                                   **TOLERANCE[dtype_name])
+    else:
+        np.testing.assert_array_equal(got, want.astype(got.dtype))
+
+
+def random_values(dtype_name, shape, rng, domain="any"):
+    """Values that every dtype holds exactly, as a float64 or int64 NumPy array."""
+    if dtype_name == "bool":
+        return rng.integers(0, 2, size=shape).astype(bool)
+    if dtype_name in FLOATS:
+        lo = 0.25 if domain == "positive" else -3.0
+        return rng.uniform(lo, 3.0, size=shape)
+    lo = 1 if domain == "positive" else (0 if dtype_name == "uint8" else -5)
+    return rng.integers(lo, 11 if dtype_name == "uint8" else 6, size=shape)
+
+
+def make(values, dtype_name):
+    """A wick tensor holding `values` (reshaped: tolist() drops the shape of empty arrays)."""
+    values = np.asarray(values)
+    return wick.tensor(values.tolist(), dtype=wdtype(dtype_name)).reshape(values.shape)

@@ -1,0 +1,102 @@
+"""Bad calls raise clean Python exceptions: argument parsing, translation of core errors, warnings."""
+import warnings
+
+import pytest
+
+import wick
+
+
+@pytest.fixture
+def x():
+    return wick.ones(3)
+
+
+def test_wrong_type_lists_every_signature(x):
+    with pytest.raises(TypeError) as e:
+        x.add("a")
+    msg = str(e.value)
+    assert "add() received an invalid combination of arguments - got (str)" in msg
+    assert "add(Tensor other, *, Number alpha=1)" in msg and "add(Number other, *, Number alpha=1)" in msg
+
+
+def test_wrong_type_for_a_single_signature(x):
+    with pytest.raises(TypeError, match=r"transpose\(\): argument 'dim0' \(position 1\) must be int, not str"):
+        x.transpose("a", 0)
+    with pytest.raises(TypeError, match="must be int, not float"):
+        x.narrow(0, 1.5, 1)
+    with pytest.raises(TypeError, match=r"got \(Tensor, int, keepdim=int\)"):
+        wick.sum(x, 0, keepdim=1)
+
+
+def test_cpython_wording_for_counts_and_keywords(x):
+    with pytest.raises(TypeError, match=r"^transpose\(\) takes at most 2 positional arguments \(3 given\)$"):
+        x.transpose(0, 0, 0)
+    with pytest.raises(TypeError, match=r"^transpose\(\) missing required argument 'dim1' \(pos 2\)$"):
+        x.transpose(0)
+    with pytest.raises(TypeError, match=r"^'foo' is an invalid keyword argument for narrow\(\)$"):
+        x.narrow(0, 0, 1, foo=2)
+    with pytest.raises(TypeError, match=r"^argument for narrow\(\) given by name \('dim'\) and position \(1\)$"):
+        x.narrow(0, 0, 1, dim=0)
+
+
+def test_keywords_and_defaults_work(x):
+    assert x.narrow(length=2, start=1, dim=0).tolist() == [1.0, 1.0]
+    assert wick.add(x, x, alpha=3).tolist() == [4.0] * 3
+    assert x.view((3, 1)).shape == (3, 1) and x.view(3, 1).shape == (3, 1) and x.view([3]).shape == (3,)
+    assert wick.zeros([2, 3]).shape == (2, 3) and wick.zeros(size=(2,)).shape == (2,)
+    assert wick.zeros(2, dtype=None).dtype is wick.float32
+
+
+def test_sizes_as_varargs_must_all_be_ints(x):
+    with pytest.raises(TypeError, match="view"):
+        x.view(3, "a")
+    with pytest.raises(TypeError):
+        wick.zeros(2, 3.0)
+
+
+def test_numpy_scalars_are_numbers(x):
+    np = pytest.importorskip("numpy")
+    assert x.add(np.float32(1.5)).tolist() == [2.5] * 3
+    assert x.view(np.int64(3)).shape == (3,)
+    assert x.add(wick.tensor(2)).tolist() == [3.0] * 3
+
+
+@pytest.mark.parametrize("call,exc,match", [
+    (lambda t: t.add(wick.ones(4)), RuntimeError, r"add\(\): the size of tensor a \(3\) must match"),
+    (lambda t: t.add_(wick.ones(2, 3)), RuntimeError, r"add_\(\): output with shape \[3\] doesn't match"),
+    (lambda t: t.size(1), IndexError, "Dimension out of range"),
+    (lambda t: wick.ones(3, dtype=wick.int32).add_(1.5), RuntimeError, "result type Float can't be cast"),
+    (lambda t: wick.neg(wick.tensor([True])), TypeError, r"neg\(\): not supported for dtype bool"),
+    (lambda t: wick.zeros(-1), ValueError, "negative dimension"),
+    (lambda t: wick.empty(1 << 62), MemoryError, "memory"),
+    (lambda t: wick.empty(1 << 40, 1 << 40), MemoryError, "memory"),
+    (lambda t: t.expand(2, 3).add_(1), RuntimeError, "more than one element of the written-to tensor"),
+    (lambda t: t.to("gpu"), ValueError, "device string"),
+    (lambda t: wick.add(None, t), TypeError, "add"),
+])
+def test_core_errors_become_python_exceptions(x, call, exc, match):
+    with pytest.raises(exc, match=match):
+        call(x)
+
+
+def test_out_resize_warns_and_warnings_can_be_errors(x):
+    out = wick.empty(5)
+    with pytest.warns(UserWarning, match="was resized"):
+        wick.add(x, x, out=out)
+    assert out.shape == (3,) and out.tolist() == [2.0] * 3
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(UserWarning, match="was resized"):
+            wick.add(x, x, out=wick.empty(2))
+    empty = wick.empty(0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        wick.add(x, x, out=empty)  # an empty out= is resized silently
+    assert empty.shape == (3,)
+
+
+def test_out_with_another_dtype(x):
+    out = wick.empty(3, dtype=wick.float64)
+    assert wick.add(x, 1, out=out) is out and out.tolist() == [2.0] * 3
+    with pytest.raises(RuntimeError, match="can't be cast"):
+        wick.add(x, 1, out=wick.empty(3, dtype=wick.int64))

@@ -1,0 +1,76 @@
+"""PyTorch's rules for pointwise ops: promotion with Python numbers and 0-d tensors, aliasing, operators."""
+import math
+
+import pytest
+
+import wick
+
+
+@pytest.mark.parametrize("tensor_dtype,other,expected", [
+    (wick.int32, 2, wick.int32),
+    (wick.int32, 2.5, wick.float32),
+    (wick.bool, 1, wick.int64),
+    (wick.bool, True, wick.bool),
+    (wick.uint8, 300, wick.uint8),
+    (wick.float16, 2.5, wick.float16),
+    (wick.int64, wick.tensor(1.5, dtype=wick.float64), wick.float64),
+    (wick.float16, wick.tensor(1.0, dtype=wick.float64), wick.float16),
+    (wick.int32, wick.tensor(1, dtype=wick.int64), wick.int32),
+    (wick.uint8, wick.tensor([1], dtype=wick.int8), wick.int16),
+    (wick.float16, wick.tensor([1], dtype=wick.bfloat16), wick.float32),
+])
+def test_type_promotion(tensor_dtype, other, expected):
+    assert wick.add(wick.ones(1, dtype=tensor_dtype), other).dtype is expected
+
+
+def test_integer_division_is_true_division():
+    r = wick.tensor([1, 2, 3]) / 2
+    assert r.dtype is wick.float32 and r.tolist() == [0.5, 1.0, 1.5]
+    assert (wick.tensor([1.0]) / 0).tolist() == [math.inf]
+    assert (3 / wick.tensor([2])).tolist() == [1.5]
+
+
+def test_in_place_on_overlapping_views_reads_the_original_values():
+    t = wick.arange(6)
+    t[1:].add_(t[:-1])
+    assert t.tolist() == [0, 1, 3, 5, 7, 9]
+    u = wick.arange(4, dtype=wick.float32)
+    u.add_(u)
+    assert u.tolist() == [0.0, 2.0, 4.0, 6.0]
+
+
+def test_operators_and_reflected_forms():
+    x = wick.tensor([1.0, 2.0])
+    assert (x + 1).tolist() == [2.0, 3.0] and (1 + x).tolist() == [2.0, 3.0]
+    assert (x - 1).tolist() == [0.0, 1.0] and (1 - x).tolist() == [0.0, -1.0]
+    assert (x * 3).tolist() == [3.0, 6.0] and (3 * x).tolist() == [3.0, 6.0]
+    assert (x / 2).tolist() == [0.5, 1.0] and (2 / x).tolist() == [2.0, 1.0]
+    assert (-x).tolist() == [-1.0, -2.0] and abs(-x).tolist() == [1.0, 2.0]
+    assert (x == 1).tolist() == [True, False] and (x != 1).tolist() == [False, True]
+    assert (x < 2).tolist() == [True, False] and (x > 1).tolist() == [False, True]
+    y = x
+    y += 1
+    assert y is x and x.tolist() == [2.0, 3.0]
+    y *= 2
+    y -= 1
+    y /= 3
+    assert y is x and x.tolist() == pytest.approx([1.0, 5.0 / 3.0], rel=1e-7)
+    assert bool(wick.tensor([1])) and float(wick.tensor(2.5)) == 2.5 and int(wick.tensor(7)) == 7
+    with pytest.raises(RuntimeError, match="ambiguous"):
+        bool(x)
+
+
+def test_comparisons_promote_before_comparing():
+    assert (wick.tensor([1, 2]) == wick.tensor([1.0, 2.5])).tolist() == [True, False]
+    assert (wick.tensor([200], dtype=wick.uint8) > wick.tensor([-1], dtype=wick.int8)).tolist() == [True]
+    assert wick.eq(wick.tensor([math.nan]), math.nan).tolist() == [False]
+
+
+def test_integer_wraparound_matches_two_complement():
+    assert (wick.tensor([127], dtype=wick.int8) + 1).tolist() == [-128]
+    assert (-wick.tensor([1], dtype=wick.uint8)).tolist() == [255]
+
+
+def test_alpha_reaches_the_kernel():
+    assert wick.sub(wick.tensor([10]), wick.tensor([3]), alpha=2).tolist() == [4]
+    assert wick.tensor([1.0]).add(2, alpha=0.5).tolist() == [2.0]
