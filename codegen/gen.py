@@ -36,8 +36,14 @@ OUTPUTS: List[str] = [
 def load_declarations(paths: Sequence[str]) -> List[model.Declaration]:
     decls: List[model.Declaration] = []
     for path in paths:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
+        with open(path, "rb") as f:
+            raw = f.read()
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as e:
+            good = raw[:e.start].decode("utf-8")
+            raise DeclarationError(yaml_loader.position(path, good, len(good)),
+                                   f"the file is not valid UTF-8 (byte 0x{raw[e.start]:02x})") from None
         decls.extend(model.parse_file(path, yaml_loader.load(path, text)))
     model.check_all(decls)
     return decls

@@ -7,6 +7,7 @@ declaration's own language.
 from __future__ import annotations
 
 import ast
+import keyword
 import re
 from dataclasses import dataclass
 from typing import Dict, FrozenSet, List, Optional, Tuple, Union
@@ -114,6 +115,7 @@ class Signature:
                 raise err(f"malformed parameter '{piece}'", "expected 'Type name' or 'Type name=default'")
             ptype = Type.parse(pm.group("type"), err)
             name, default = pm.group("name"), pm.group("default")
+            _check_param_name(name, err)
             if any(p.name == name for p in params):
                 raise err(f"parameter '{name}' given twice")
             if default is not None:
@@ -143,6 +145,27 @@ class Signature:
 
     def param(self, name: str) -> Optional[Param]:
         return next((p for p in self.params if p.name == name), None)
+
+
+# Names the generated code uses for its own variables (dest/), and the
+# keywords of C++ and Python: a parameter may not take them.
+RESERVED_NAMES: FrozenSet[str] = frozenset({
+    "out", "result", "r", "self_", "out_", "nogil", "parser", "scalars", "args", "nargs", "kwnames",
+    "module", "C", "T", "np",
+}) | frozenset(keyword.kwlist) | frozenset("""
+    alignas alignof and and_eq asm auto bitand bitor bool break case catch char class compl const
+    constexpr const_cast continue decltype default delete do double dynamic_cast else enum explicit
+    export extern false float for friend goto if inline int long mutable namespace new noexcept not
+    not_eq nullptr operator or or_eq private protected public register reinterpret_cast return short
+    signed sizeof static static_assert static_cast struct switch template this thread_local throw
+    true try typedef typeid typename union unsigned using virtual void volatile wchar_t while xor xor_eq
+""".split())
+
+
+def _check_param_name(name: str, err: "ErrorAt") -> None:
+    if not _IDENT.match(name) or name in RESERVED_NAMES or re.fullmatch(r"a\d+|.*_in", name):
+        raise err(f"'{name}' cannot be a parameter name",
+                  "use an identifier that is not a C++ or Python keyword, nor one the generated code uses")
 
 
 def _check_default(t: Type, name: str, default: str, err: "ErrorAt") -> None:
@@ -215,7 +238,8 @@ def parse_file(path: str, data: object) -> List[Declaration]:
     if data is None:
         return []
     if not isinstance(data, NodeList):
-        raise DeclarationError(Location(path, 1, 1), "a declaration file is a list of declarations")
+        loc = data.loc if isinstance(data, Node) else Location(path, 1, 1)
+        raise DeclarationError(loc, "a declaration file is a list of declarations")
     decls = []
     for item, loc in zip(data, data.item_locs):
         if not isinstance(item, Node):
@@ -275,12 +299,14 @@ def parse_declaration(node: Node) -> Declaration:
         sigs.append(sig)
 
     # variants
-    raw_variants = node.get("variants", NodeList())
-    if not isinstance(raw_variants, list) or not raw_variants:
+    if "variants" not in node:
+        raise ErrorAt(node.loc, name)("missing key 'variants'", "list 'method', 'function' or both")
+    raw_variants = node["variants"]
+    if not isinstance(raw_variants, NodeList) or not raw_variants:
         raise at_value("variants")("'variants' must be a non-empty list of 'method' and 'function'")
-    for v in raw_variants:
+    for v, loc in zip(raw_variants, raw_variants.item_locs):
         if v not in ("method", "function"):
-            raise at_value("variants")(f"unknown variant {v!r}", did_you_mean(str(v), ("method", "function")))
+            raise ErrorAt(loc, name)(f"unknown variant {v!r}", did_you_mean(str(v), ("method", "function")))
     variants = frozenset(raw_variants)
     if "method" in variants:
         for sig, loc in zip(sigs, raw_sigs.item_locs):
@@ -336,7 +362,11 @@ def parse_declaration(node: Node) -> Declaration:
         if not _IDENT.match(function):
             raise at_value(kind)(f"'{kind}' names a C++ function, not {function!r}")
         impl = Cpp(function) if kind == "cpp" else PythonImpl(function)
-    if not isinstance(impl, PythonImpl):
+    if isinstance(impl, PythonImpl):
+        for flag in ("inplace", "out"):
+            if node.get(flag):
+                raise at_key(flag)(f"'{flag}: true' is not supported for ops implemented in Python glue")
+    else:
         for sig, loc in zip(sigs, raw_sigs.item_locs):
             if sig.returns == "object" or any(p.type.base == "object" for p in sig.params):
                 raise ErrorAt(loc, name)("'object' is only for ops implemented in Python glue ('python:')")
@@ -349,6 +379,10 @@ def parse_declaration(node: Node) -> Declaration:
     if numpy is not None:
         _check_python_expr(numpy, {p.name for s in sigs for p in s.params} | {"np"}, at_value("numpy"),
                            functions=None)
+    if numpy is not None and isinstance(impl, Pointwise):
+        for c in impl.constants:
+            if sigs[0].param(c).default is None:  # type: ignore[union-attr]
+                raise at_key("numpy")(f"generated tests need a default for the Scalar parameter '{c}'")
     domain = get_choice("domain", ("any", "positive"))
     return Declaration(name, tuple(sigs), variants, inplace, out, impl, dtypes, doc.strip(),
                        numpy, domain, node.loc)
@@ -371,6 +405,12 @@ def _parse_pointwise(node: Node, name: str, sigs: List[Signature], raw_sigs: Nod
     if not isinstance(expr, str) or not expr.strip():
         raise at_value("pointwise")("'pointwise' must be a C++ expression string")
     operands = tuple(p.name for p in first.params if p.type.base == "Tensor" and not p.type.mutable)
+    for sig, loc in zip(sigs[1:], raw_sigs.item_locs[1:]):
+        for p in sig.params:
+            if p.type.base == "Tensor" and not p.type.mutable and p.name not in operands:
+                raise ErrorAt(loc, name)(
+                    f"'{p.name}' is a Scalar in the first signature but a Tensor here",
+                    "list the all-Tensor signature first; later ones may take Scalars for operands")
     if first.params and first.params[0].type.mutable and re.search(r"\bself\b", expr):
         operands = ("self",) + operands
     constants = tuple(p.name for p in first.params if p.type.base == "Scalar")
@@ -398,6 +438,7 @@ def _check_python_expr(expr: str, names: set, err: ErrorAt, functions: Optional[
         tree = ast.parse(expr.strip(), mode="eval")
     except SyntaxError as e:
         raise err(f"cannot parse expression {expr!r}: {e.msg}") from None
+    called = {id(c.func) for c in ast.walk(tree) if isinstance(c, ast.Call)}
     for sub in ast.walk(tree):
         if functions is None:
             if isinstance(sub, ast.Name) and sub.id not in names:
@@ -406,15 +447,15 @@ def _check_python_expr(expr: str, names: set, err: ErrorAt, functions: Optional[
         if not isinstance(sub, _POINTWISE_NODES):
             raise err(f"'{type(sub).__name__}' is not allowed in a pointwise expression: {expr!r}",
                       "use + - * / comparisons, numbers, parameters and " + ", ".join(sorted(functions)))
-        if isinstance(sub, ast.Constant) and not isinstance(sub.value, (int, float)):
-            raise err(f"only numbers may appear as constants in {expr!r}")
+        if isinstance(sub, ast.Constant) and (isinstance(sub.value, bool) or not isinstance(sub.value, (int, float))):
+            raise err(f"only numbers may appear as constants in {expr!r}, not {sub.value!r}")
         if isinstance(sub, ast.Call):
             if not isinstance(sub.func, ast.Name) or sub.func.id not in functions:
-                fname = getattr(sub.func, "id", "?")
+                fname = ast.unparse(sub.func)
                 raise err(f"unknown function '{fname}' in {expr!r}", did_you_mean(fname, functions))
             if sub.keywords:
                 raise err(f"keyword arguments are not allowed in {expr!r}")
-        elif isinstance(sub, ast.Name) and sub.id not in names and sub.id not in functions:
+        elif isinstance(sub, ast.Name) and sub.id not in names and (sub.id not in functions or id(sub) not in called):
             raise err(f"unknown name '{sub.id}' in {expr!r}", did_you_mean(sub.id, names))
         if isinstance(sub, ast.Compare) and len(sub.ops) > 1:
             raise err(f"chained comparisons mean something else in C++: {expr!r}")
@@ -429,11 +470,11 @@ def _parse_dtypes(node: Node, name: str, at_value) -> Dict[str, Tuple[str, ...]]
     def one(value: object) -> Tuple[str, ...]:
         if value == "all":
             return DTYPES
-        if not isinstance(value, list) or not value:
+        if not isinstance(value, NodeList) or not value:
             raise err("'dtypes' is 'all', a list of dtypes, or a mapping from backend to one of those")
-        for d in value:
+        for d, loc in zip(value, value.item_locs):
             if d not in DTYPES:
-                raise err(f"unknown dtype {d!r}", did_you_mean(str(d), DTYPES))
+                raise ErrorAt(loc, name)(f"unknown dtype {d!r}", did_you_mean(str(d), DTYPES))
         if len(set(value)) != len(value):
             raise err("a dtype is listed twice")
         return tuple(d for d in DTYPES if d in value)

@@ -71,6 +71,20 @@ def load(path: str, text: str) -> Any:
     try:
         return yaml.load(text, Loader=Loader)  # noqa: S506 - a SafeLoader subclass
     except yaml.MarkedYAMLError as e:
-        mark = e.problem_mark or e.context_mark
+        # A problem found at the end of the stream (an unclosed quote) is best
+        # shown where the construct it was scanning began.
+        mark = e.problem_mark
+        if mark is None or (mark.index >= len(text.rstrip()) and e.context_mark is not None):
+            mark = e.context_mark or mark
         loc = _loc(path, mark) if mark else Location(path, 1, 1)
-        raise DeclarationError(loc, f"invalid YAML: {e.problem or e.context}") from None
+        what = ", ".join(part for part in (e.context, e.problem) if part)
+        raise DeclarationError(loc, f"invalid YAML: {what}") from None
+    except yaml.reader.ReaderError as e:
+        raise DeclarationError(position(path, text, e.position),
+                               f"invalid YAML: unacceptable character {e.character!r}") from None
+
+
+def position(path: str, text: str, index: int) -> Location:
+    """The Location of character `index` of `text`."""
+    line = text.count("\n", 0, index) + 1
+    return Location(path, line, index - (text.rfind("\n", 0, index) + 1) + 1)

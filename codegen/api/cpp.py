@@ -87,7 +87,9 @@ def functions(decl: Declaration) -> List[CppFunction]:
                                   "inplace" if decl.inplace_only else "functional"))
         if decl.inplace:
             result.append(CppFunction(base + "_", tuple(ps), "Tensor", decl, sig, "inplace"))
-        if decl.out:
+        # A hand-written in-place op is derived from its out form, which then exists
+        # even when Python gets no out= (Note [Out forms of hand-written ops]).
+        if decl.out or (decl.inplace and isinstance(decl.impl, Cpp)):
             result.append(CppFunction(base + "_out", (("const Tensor&", "out", None),) + tuple(ps),
                                       "Tensor", decl, sig, "out"))
     return result

@@ -24,7 +24,7 @@ def _pointwise_body(fn: cpp.CppFunction) -> str:
     out_var = "result" if fn.form == "out" else "out"
     inputs = ", ".join(impl.operands)
     scalars = ", ".join(impl.constants)
-    return (f"{target}\n  return detail::pointwise(k{_ident(decl.name)}Op, {out_var}, OutMode::{mode}, "
+    return (f"{target}\n  return detail::pointwise({decl.name}_pointwise, {out_var}, OutMode::{mode}, "
             f"{{{inputs}}}, {{{scalars}}});")
 
 
@@ -36,10 +36,6 @@ def _derived_body(fn: cpp.CppFunction) -> str:
     assert fn.form == "inplace"
     base = fn.name[:-1]
     return f'return detail::assign_inplace("{fn.name}", self, {base}_out(Tensor(), {args}));'
-
-
-def _ident(name: str) -> str:
-    return "".join(part.capitalize() for part in name.split("_")) + ("_" if name.endswith("_") else "")
 
 
 def emit(decls: List[Declaration]) -> Dict[str, str]:
@@ -56,7 +52,7 @@ def emit(decls: List[Declaration]) -> Dict[str, str]:
         if isinstance(d.impl, Pointwise):
             entries = {b: [f"&{b}_pointwise_kernel<kernels::{_functor(d)}<{CPP_TYPE[t]}>>" if t in d.dtypes[b]
                            else "nullptr" for t in DTYPES] for b in ("cpu", "cuda")}
-            pointwise.append(dict(decl=d, ident=_ident(d.name), functor=_functor(d), entries=entries))
+            pointwise.append(dict(decl=d, functor=_functor(d), entries=entries))
     return {
         "include/wick/ops.h": render("ops.h.j2", functions=core_fns),
         "core/ops.cpp": render("ops.cpp.j2", bodies=bodies, pointwise=pointwise, dtypes=DTYPES,

@@ -17,7 +17,7 @@ HERE = Path(__file__).parent
 DECLARATION_SETS = {"real": HERE.parents[1] / "declarations", "golden": HERE / "golden" / "declarations"}
 
 _DEFINITION = re.compile(r"^\w+ (?P<name>\w+)\((?P<params>[^)]*)\) \{\n(?P<body>.*?)\n\}", re.M | re.S)
-_POINTWISE_CALL = re.compile(r"detail::pointwise\(k\w+Op, \w+, OutMode::\w+, \{(?P<inputs>[^}]*)\}, "
+_POINTWISE_CALL = re.compile(r"detail::pointwise\(\w+_pointwise, \w+, OutMode::\w+, \{(?P<inputs>[^}]*)\}, "
                              r"\{(?P<scalars>[^}]*)\}\)")
 _CALL = re.compile(r"(?<![\w:])(?P<fn>[a-z_]\w*)\(")  # unqualified calls: wick:: functions
 _PROTOTYPE = re.compile(r"^(?!//)\S[^\n(]* (?P<name>\w+)\(", re.M)

@@ -236,7 +236,9 @@ TEST_P(EveryDType, Max) {
   EXPECT_EQ(read(m), std::vector<double>{in_dtype(d, 7)});
   EXPECT_EQ(read(max(slice(x, 0, 0, std::nullopt, 2))), std::vector<double>{in_dtype(d, 7)});
   EXPECT_EQ(read(max(slice(x, 0, 1, std::nullopt, 2))), std::vector<double>{in_dtype(d, 2)});
-  if (is_signed(d)) EXPECT_EQ(read(max(make({-5, -2, -9}, d))), std::vector<double>{-2});
+  if (is_signed(d)) {
+    EXPECT_EQ(read(max(make({-5, -2, -9}, d))), std::vector<double>{-2});
+  }
   EXPECT_THROW(max(make({}, d)), Error);
 }
 

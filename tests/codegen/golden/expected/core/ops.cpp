@@ -18,7 +18,7 @@ static_assert(kNumDTypes == 10, "the kernel tables below have one entry per dtyp
 namespace {
 
 // add: self + alpha * other
-const PointwiseKernels kAddKernels = {
+const PointwiseKernels add_kernels = {
     {
         &cpu_pointwise_kernel<kernels::add_op<bool>>,
         &cpu_pointwise_kernel<kernels::add_op<uint8_t>>,
@@ -48,10 +48,10 @@ const PointwiseKernels kAddKernels = {
     {},
 #endif
 };
-const PointwiseOp kAddOp = {"add", Promotion::Common, false, &kAddKernels};
+const PointwiseOp add_pointwise = {"add", Promotion::Common, false, &add_kernels};
 
 // fill_: value
-const PointwiseKernels kFill_Kernels = {
+const PointwiseKernels fill__kernels = {
     {
         &cpu_pointwise_kernel<kernels::fill__op<bool>>,
         &cpu_pointwise_kernel<kernels::fill__op<uint8_t>>,
@@ -81,10 +81,10 @@ const PointwiseKernels kFill_Kernels = {
     {},
 #endif
 };
-const PointwiseOp kFill_Op = {"fill_", Promotion::Common, false, &kFill_Kernels};
+const PointwiseOp fill__pointwise = {"fill_", Promotion::Common, false, &fill__kernels};
 
 // lt: self < other
-const PointwiseKernels kLtKernels = {
+const PointwiseKernels lt_kernels = {
     {
         &cpu_pointwise_kernel<kernels::lt_op<bool>>,
         &cpu_pointwise_kernel<kernels::lt_op<uint8_t>>,
@@ -114,7 +114,7 @@ const PointwiseKernels kLtKernels = {
     {},
 #endif
 };
-const PointwiseOp kLtOp = {"lt", Promotion::Common, true, &kLtKernels};
+const PointwiseOp lt_pointwise = {"lt", Promotion::Common, true, &lt_kernels};
 
 }  // namespace
 
@@ -154,17 +154,17 @@ Tensor mm(const Tensor& self, const Tensor& mat2) {
 
 Tensor add(const Tensor& self, const Tensor& other, const Scalar& alpha) {
   Tensor out;
-  return detail::pointwise(kAddOp, out, OutMode::Functional, {self, other}, {alpha});
+  return detail::pointwise(add_pointwise, out, OutMode::Functional, {self, other}, {alpha});
 }
 
 Tensor add_(const Tensor& self, const Tensor& other, const Scalar& alpha) {
   Tensor out = self;
-  return detail::pointwise(kAddOp, out, OutMode::InPlace, {self, other}, {alpha});
+  return detail::pointwise(add_pointwise, out, OutMode::InPlace, {self, other}, {alpha});
 }
 
 Tensor add_out(const Tensor& out, const Tensor& self, const Tensor& other, const Scalar& alpha) {
   Tensor result = out;
-  return detail::pointwise(kAddOp, result, OutMode::Out, {self, other}, {alpha});
+  return detail::pointwise(add_pointwise, result, OutMode::Out, {self, other}, {alpha});
 }
 
 Tensor add(const Tensor& self, const Scalar& other, const Scalar& alpha) {
@@ -181,17 +181,17 @@ Tensor add_out(const Tensor& out, const Tensor& self, const Scalar& other, const
 
 Tensor fill_(const Tensor& self, const Scalar& value) {
   Tensor out = self;
-  return detail::pointwise(kFill_Op, out, OutMode::InPlace, {}, {value});
+  return detail::pointwise(fill__pointwise, out, OutMode::InPlace, {}, {value});
 }
 
 Tensor lt(const Tensor& self, const Tensor& other) {
   Tensor out;
-  return detail::pointwise(kLtOp, out, OutMode::Functional, {self, other}, {});
+  return detail::pointwise(lt_pointwise, out, OutMode::Functional, {self, other}, {});
 }
 
 Tensor lt_out(const Tensor& out, const Tensor& self, const Tensor& other) {
   Tensor result = out;
-  return detail::pointwise(kLtOp, result, OutMode::Out, {self, other}, {});
+  return detail::pointwise(lt_pointwise, result, OutMode::Out, {self, other}, {});
 }
 
 }  // namespace wick
