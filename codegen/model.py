@@ -213,6 +213,7 @@ class Declaration:
     doc: str
     numpy: Optional[str]
     domain: str
+    releases_gil: bool
     loc: Location
 
     @property
@@ -231,7 +232,7 @@ class ErrorAt:
 
 
 KNOWN_KEYS = ("name", "signatures", "variants", "inplace", "out", "pointwise", "cpp", "python",
-              "promote", "output", "dtypes", "doc", "numpy", "domain")
+              "promote", "output", "dtypes", "doc", "numpy", "domain", "releases_gil")
 
 
 def parse_file(path: str, data: object) -> List[Declaration]:
@@ -384,8 +385,12 @@ def parse_declaration(node: Node) -> Declaration:
             if sigs[0].param(c).default is None:  # type: ignore[union-attr]
                 raise at_key("numpy")(f"generated tests need a default for the Scalar parameter '{c}'")
     domain = get_choice("domain", ("any", "positive"))
+    # Releasing the GIL costs more than a metadata-only op (dim(), a view) takes.
+    releases_gil = get_bool("releases_gil") if "releases_gil" in node else not isinstance(impl, PythonImpl)
+    if releases_gil and isinstance(impl, PythonImpl):
+        raise at_value("releases_gil")("ops implemented in Python glue run with the GIL held")
     return Declaration(name, tuple(sigs), variants, inplace, out, impl, dtypes, doc.strip(),
-                       numpy, domain, node.loc)
+                       numpy, domain, releases_gil, node.loc)
 
 
 def _parse_pointwise(node: Node, name: str, sigs: List[Signature], raw_sigs: NodeList,

@@ -48,23 +48,28 @@ def _case(ov: Overload, index: int) -> str:
         lines.append(f"return {call};" if ret == "object" else f"return wrap({call});")
         return "\n".join(lines)
     fn = f"wick::{ov.cpp_function(False)}"
+
+    def unlocked(stmt: str) -> str:
+        """`stmt`, with the GIL released around it if the op says so (see Note [GIL])."""
+        return f"{{ GilRelease nogil; {stmt} }}" if ov.decl.releases_gil else stmt
+
     if ov.has_out:
         out_index = len(ov.params) - 1
         lines.append(f"if (PyObject* out = r.raw({out_index}); out && out != Py_None) {{")
         lines.append(f"  const Tensor& out_ = unpack_tensor(out);")
-        lines.append(f"  {{ GilRelease nogil; wick::{ov.cpp_function(True)}({', '.join(['out_'] + args)}); }}")
+        lines.append("  " + unlocked(f"wick::{ov.cpp_function(True)}({', '.join(['out_'] + args)});"))
         lines.append("  return Py_NewRef(out);")
         lines.append("}")
     self_obj = "self" if ov.method else "r.raw(0)"
     if ov.returns_self:
-        lines.append(f"{{ GilRelease nogil; {fn}({', '.join(args)}); }}")
+        lines.append(unlocked(f"{fn}({', '.join(args)});"))
         lines.append(f"return Py_NewRef({self_obj});")
     elif ret == "None":
-        lines.append(f"{{ GilRelease nogil; {fn}({', '.join(args)}); }}")
+        lines.append(unlocked(f"{fn}({', '.join(args)});"))
         lines.append("Py_RETURN_NONE;")
     else:
         lines.append(f"{cpp.return_type(ret)} result;")
-        lines.append(f"{{ GilRelease nogil; result = {fn}({', '.join(args)}); }}")
+        lines.append(unlocked(f"result = {fn}({', '.join(args)});"))
         lines.append("return wrap(std::move(result));")
     return "\n".join(lines)
 

@@ -70,6 +70,14 @@ Tensor& pointwise(const PointwiseOp& op, Tensor& out, OutMode mode, ArrayRef<Ten
   }
   if (!device) device = mode == OutMode::Functional ? (inputs.empty() ? kCPU : inputs[0].device()) : out.device();
 
+  // A constant is cast to the compute dtype; with integer tensors a float one
+  // would silently truncate (alpha=0.5 becoming 0), so it is refused, as in PyTorch.
+  for (size_t i = 0; i < scalars.size() && !inputs.empty(); ++i) {
+    WICK_CHECK_TYPE(is_floating(compute) || !scalars[i].is_floating_point(), op.name,
+                    "(): for integral input tensors, argument ", op.constant_names[i],
+                    " must not be a floating point number");
+  }
+
   const PointwiseFn* table = device->is_cuda() ? op.kernels->cuda : op.kernels->cpu;
   const PointwiseFn kernel = table[int(compute)];
   WICK_CHECK_TYPE(kernel, op.name, "(): not supported for dtype ", dtype_name(compute), " on ",

@@ -28,7 +28,8 @@ void TensorImpl::refresh() {
   WICK_INTERNAL_ASSERT(sizes_.size() == strides_.size());
   numel_ = 1;
   for (int64_t s : sizes_) numel_ *= s;
-  contiguous_ = true;
+  contiguous_ = true;  // any tensor without elements is contiguous
+  if (numel_ == 0) return;
   int64_t expected = 1;
   for (size_t i = sizes_.size(); i-- > 0;) {
     if (sizes_[i] == 1) continue;
@@ -45,6 +46,11 @@ int64_t wrap_dim(int64_t d, int64_t ndim) {
 }
 
 int64_t Tensor::wrap_dim(int64_t d) const { return wick::wrap_dim(d, dim()); }
+
+int64_t Tensor::existing_dim(int64_t d) const {
+  WICK_CHECK_INDEX(dim() > 0, "dimension specified as ", d, " but tensor has no dimensions");
+  return wrap_dim(d);
+}
 
 std::string shape_str(IntArrayRef sizes) {
   std::string s = "[";

@@ -41,6 +41,7 @@ DimVector infer_size(const char* op, IntArrayRef shape, int64_t numel) {
 std::optional<DimVector> view_strides(IntArrayRef sizes, IntArrayRef strides, const DimVector& shape) {
   DimVector out(shape.size());
   if (shape.empty()) return out;
+  if (sizes.empty()) return DimVector(shape.size(), 1);  // a 0-d tensor: any all-ones shape
   int64_t numel = 1;
   for (int64_t s : sizes) numel *= s;
   if (numel == 0) return contiguous_strides(shape);

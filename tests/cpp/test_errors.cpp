@@ -1,6 +1,7 @@
 // tests/cpp/test_errors.cpp: WICK_CHECK and its variants, dim wrapping, device parsing, and CUDA without a GPU.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <string>
 #include <typeinfo>
 
@@ -107,6 +108,27 @@ TEST(DimWrap, WrapsNegativeDims) {
   EXPECT_THROW(wrap_dim(3, 3), IndexError);
   EXPECT_THROW(wrap_dim(-4, 3), IndexError);
   EXPECT_EQ(size(zeros({2, 3}), -1), 3);
+}
+
+// A 0-d tensor accepts dim 0 in wrap_dim, but it has no size to report: PyTorch
+// raises IndexError ("dimension specified as 0 but tensor has no dimensions").
+// Run in a child process, since reading sizes()[0] of a 0-d tensor may crash.
+TEST(DimWrapDeathTest, SizeAndStrideOfZeroDimTensorAreIndexErrors) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  const Tensor s = scalar_tensor(Scalar(1.0), DType::Float32);
+  auto exits_with_index_error = [](auto&& f) {
+    try {
+      f();
+    } catch (const IndexError&) {
+      std::_Exit(0);
+    } catch (...) {
+      std::_Exit(2);
+    }
+    std::_Exit(1);  // returned a value for a dim that does not exist
+  };
+  EXPECT_EXIT(exits_with_index_error([&] { return size(s, 0); }), testing::ExitedWithCode(0), "");
+  EXPECT_EXIT(exits_with_index_error([&] { return stride(s, -1); }), testing::ExitedWithCode(0), "");
+  EXPECT_EXIT(exits_with_index_error([&] { return s.size(0); }), testing::ExitedWithCode(0), "");
 }
 
 TEST(UserErrors, HaveTheDocumentedTypes) {

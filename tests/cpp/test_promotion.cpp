@@ -1,4 +1,4 @@
-// tests/cpp/test_promotion.cpp: promote_types, can_cast, and the result dtype of ops on tensors, 0-d tensors and numbers.
+// tests/cpp/test_promotion.cpp: promote_types, can_cast, and the result dtype of ops on tensors, 0-d tensors, numbers.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -171,6 +171,19 @@ TEST(ResultType, InPlaceKeepsSelfDtypeAndRefusesToNarrowACategory) {
   EXPECT_THROW(mul_(tensor_of({1}, b1), Scalar(2)), Error);
   EXPECT_THROW(div_(x, Scalar(2)), Error);
   EXPECT_EQ(values_of(x), (std::vector<double>{11, 22})) << "a refused in-place op must not write";
+}
+
+TEST(ResultType, FloatAlphaIsRefusedForIntegerInputs) {
+  // PyTorch: "For integral input tensors, argument alpha must not be a floating point number."
+  // Truncating alpha to an integer would silently give a wrong result.
+  Tensor x = tensor_of({1, 2}, i4), y = tensor_of({10, 20}, i4);
+  EXPECT_THROW(add(x, y, Scalar(0.5)), Error);
+  EXPECT_THROW(sub(x, y, Scalar(1.5)), Error);
+  EXPECT_THROW(add_(x, y, Scalar(0.5)), Error);
+  EXPECT_EQ(values_of(x), (std::vector<double>{1, 2}));
+  EXPECT_EQ(values_of(add(x, y, Scalar(3))), (std::vector<double>{31, 62}));
+  EXPECT_EQ(values_of(add(tensor_of({1, 2}, f4), tensor_of({10, 20}, f4), Scalar(0.5))),
+            (std::vector<double>{6, 12}));
 }
 
 TEST(ResultType, OutDtypeReceivesAConvertedResult) {

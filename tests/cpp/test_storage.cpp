@@ -92,6 +92,30 @@ TEST(Storage, ReshapeCopyDoesNotHoldTheOldStorage) {
   for (int i = 0; i < 6; ++i) EXPECT_EQ(copy.data<float>()[i], expected[i]) << "at " << i;
 }
 
+TEST(Storage, OpsReleaseEveryReferenceTheyTake) {
+  DeleteCounter counter;
+  {
+    Tensor x = counted_tensor(&counter, 12);
+    Tensor m = view(x, {3, 4});
+    Tensor mt = transpose(m, 0, 1);
+    add_(slice(x, 0, 1, std::nullopt, 1), slice(x, 0, std::nullopt, -1, 1));  // clones the overlapping input
+    copy_(slice(x, 0, 1, std::nullopt, 1), slice(x, 0, std::nullopt, -1, 1));
+    Tensor results[] = {reshape(mt, {12}), contiguous(mt), clone(m),       sum(m, {0}),
+                        mm(m, mt),         mv(m, select(mt, 1, 0)),          to(m, DType::Float64),
+                        add(m, Scalar(1)), add_out(empty({0}), mt, Scalar(1.0)), max(mt)};
+    for (const Tensor& r : results) {
+      EXPECT_NE(r.storage().get(), x.storage().get());
+      EXPECT_EQ(r.storage()->use_count(), 1u);
+      EXPECT_EQ(r.impl()->use_count(), 1u);
+    }
+    EXPECT_EQ(x.storage()->use_count(), 3u);  // x, m and mt, nothing else
+    EXPECT_EQ(x.impl()->use_count(), 1u);
+    EXPECT_EQ(m.impl()->use_count(), 1u);
+    EXPECT_EQ(counter.calls, 0);
+  }
+  EXPECT_EQ(counter.calls, 1);
+}
+
 TEST(Storage, ZeroBytesMeansNullDataButAStorage) {
   for (const DimVector& shape : {DimVector{0}, DimVector{3, 0}, DimVector{0, 5, 2}}) {
     Tensor t = empty(shape, DType::Float64);

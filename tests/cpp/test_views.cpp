@@ -99,6 +99,27 @@ TEST(View, NonContiguousThatCanBeViewedSplitsADim) {
   EXPECT_EQ(elements<int64_t>(v), elements<int64_t>(contiguous(tr)));
 }
 
+TEST(View, NarrowedTensorSplitsButDoesNotMerge) {
+  Tensor n = narrow(iota({4, 4}), 1, 0, 2);  // {4, 2}, strides {4, 1}
+  expect_geometry(view(n, {2, 2, 2}), {2, 2, 2}, {8, 4, 1}, 0);
+  expect_geometry(view(n, {4, 2, 1}), {4, 2, 1}, {4, 1, 1}, 0);
+  EXPECT_THROW(view(n, {8}), Error);
+  Tensor r = reshape(n, {8});
+  EXPECT_NE(r.storage(), n.storage());
+  EXPECT_EQ(elements<int64_t>(r), (I{0, 1, 4, 5, 8, 9, 12, 13}));
+}
+
+TEST(View, EmptyTensorsAreContiguous) {
+  // As in PyTorch, a tensor without elements is contiguous whatever its strides,
+  // so contiguous() has nothing to copy.
+  Tensor x = iota({3, 4});
+  Tensor none = narrow(x, 1, 0, 0);  // {3, 0}
+  EXPECT_EQ(none.numel(), 0);
+  EXPECT_TRUE(none.is_contiguous());
+  EXPECT_TRUE(contiguous(none).is_same(none));
+  EXPECT_TRUE(slice(x, 0, 5, std::nullopt, 1).is_contiguous());
+}
+
 TEST(Reshape, ViewsWhenItCanAndCopiesWhenItCannot) {
   Tensor x = iota({3, 4});
   Tensor r = reshape(x, {4, -1});

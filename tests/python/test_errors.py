@@ -73,6 +73,8 @@ def test_numpy_scalars_are_numbers(x):
     (lambda t: t.expand(2, 3).add_(1), RuntimeError, "more than one element of the written-to tensor"),
     (lambda t: t.to("gpu"), ValueError, "device string"),
     (lambda t: wick.add(None, t), TypeError, "add"),
+    (lambda t: wick.tensor([1, 2]).add(1, alpha=0.5), TypeError, "alpha must not be a floating point"),
+    (lambda t: wick.tensor(1.0).size(0), IndexError, "tensor has no dimensions"),
 ])
 def test_core_errors_become_python_exceptions(x, call, exc, match):
     with pytest.raises(exc, match=match):

@@ -12,7 +12,7 @@ namespace wick {
 
 Tensor make_tensor(Storage storage, DType dtype, DimVector sizes, DimVector strides, int64_t offset);
 Tensor empty_like(const Tensor& self);
-// A view with explicit geometry; ValueError when it reaches outside the storage.
+// A view with explicit geometry; Error when it reaches outside the storage.
 Tensor as_strided(const Tensor& self, DimVector sizes, DimVector strides, int64_t offset);
 // self[start:end:step] along dim, as Python slices clamp them; step must be positive.
 Tensor slice(const Tensor& self, int64_t dim, std::optional<int64_t> start, std::optional<int64_t> end,
@@ -21,7 +21,7 @@ Tensor slice(const Tensor& self, int64_t dim, std::optional<int64_t> start, std:
 void resize_(const Tensor& self, IntArrayRef sizes);
 // A 0-d tensor holding `value`.
 Tensor scalar_tensor(const Scalar& value, DType dtype, Device device = kCPU);
-// The shape two shapes broadcast to; ValueError naming `op` when they do not.
+// The shape two shapes broadcast to; Error naming `op` when they do not.
 DimVector broadcast_shapes(const char* op, IntArrayRef a, IntArrayRef b);
 
 namespace cuda_runtime {

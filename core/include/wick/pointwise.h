@@ -17,6 +17,7 @@ struct PointwiseOp {
   Promotion promotion;
   bool bool_output;  // comparisons: compute in the promoted dtype, write bool
   const PointwiseKernels* kernels;
+  const char* const* constant_names;  // the Scalar constants, for messages
 };
 
 enum class OutMode : uint8_t {

@@ -72,8 +72,9 @@ class Tensor {
   Device device() const { return impl_->device(); }
   IntArrayRef sizes() const { return impl_->sizes(); }
   IntArrayRef strides() const { return impl_->strides(); }
-  int64_t size(int64_t d) const { return impl_->sizes()[size_t(wrap_dim(d))]; }
-  int64_t stride(int64_t d) const { return impl_->strides()[size_t(wrap_dim(d))]; }
+  // IndexError for a 0-d tensor, which has no dims to ask about.
+  int64_t size(int64_t d) const { return impl_->sizes()[size_t(existing_dim(d))]; }
+  int64_t stride(int64_t d) const { return impl_->strides()[size_t(existing_dim(d))]; }
   int64_t dim() const { return impl_->dim(); }
   int64_t numel() const { return impl_->numel(); }
   int64_t storage_offset() const { return impl_->storage_offset(); }
@@ -89,7 +90,10 @@ class Tensor {
   template <typename T> T* data() const { return reinterpret_cast<T*>(data_ptr()); }
 
   // Maps a possibly negative dim into [0, dim()); IndexError when out of range.
+  // A 0-d tensor accepts 0 and -1, as reductions over "its" dim do.
   int64_t wrap_dim(int64_t d) const;
+  // As wrap_dim, but the dim must exist: IndexError for any dim of a 0-d tensor.
+  int64_t existing_dim(int64_t d) const;
 
  private:
   intrusive_ptr<TensorImpl> impl_;

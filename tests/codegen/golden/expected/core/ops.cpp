@@ -48,7 +48,8 @@ const PointwiseKernels add_kernels = {
     {},
 #endif
 };
-const PointwiseOp add_pointwise = {"add", Promotion::Common, false, &add_kernels};
+const char* const add_constants[] = {"alpha", nullptr};
+const PointwiseOp add_pointwise = {"add", Promotion::Common, false, &add_kernels, add_constants};
 
 // fill_: value
 const PointwiseKernels fill__kernels = {
@@ -81,7 +82,8 @@ const PointwiseKernels fill__kernels = {
     {},
 #endif
 };
-const PointwiseOp fill__pointwise = {"fill_", Promotion::Common, false, &fill__kernels};
+const char* const fill__constants[] = {"value", nullptr};
+const PointwiseOp fill__pointwise = {"fill_", Promotion::Common, false, &fill__kernels, fill__constants};
 
 // lt: self < other
 const PointwiseKernels lt_kernels = {
@@ -114,7 +116,8 @@ const PointwiseKernels lt_kernels = {
     {},
 #endif
 };
-const PointwiseOp lt_pointwise = {"lt", Promotion::Common, true, &lt_kernels};
+const char* const lt_constants[] = {nullptr};
+const PointwiseOp lt_pointwise = {"lt", Promotion::Common, true, &lt_kernels, lt_constants};
 
 }  // namespace
 
