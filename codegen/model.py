@@ -10,7 +10,7 @@ import ast
 import keyword
 import re
 from dataclasses import dataclass
-from typing import Dict, FrozenSet, List, Optional, Tuple, Union
+from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple, Union
 
 from codegen.errors import DeclarationError, Location, did_you_mean
 from codegen.yaml_loader import Node, NodeList
@@ -134,14 +134,7 @@ class Signature:
         return sig
 
     def __str__(self) -> str:
-        parts: List[str] = []
-        star = False
-        for p in self.params:
-            if p.kwarg_only and not star:
-                parts.append("*")
-                star = True
-            parts.append(str(p))
-        return f"({', '.join(parts)}) -> {self.returns}"
+        return f"({join_params(self.params, str)}) -> {self.returns}"
 
     def param(self, name: str) -> Optional[Param]:
         return next((p for p in self.params if p.name == name), None)
@@ -166,6 +159,16 @@ def _check_param_name(name: str, err: "ErrorAt") -> None:
     if not _IDENT.match(name) or name in RESERVED_NAMES or re.fullmatch(r"a\d+|.*_in", name):
         raise err(f"'{name}' cannot be a parameter name",
                   "use an identifier that is not a C++ or Python keyword, nor one the generated code uses")
+
+
+def join_params(params: Sequence[Param], show: Callable[[Param], str]) -> str:
+    """The parameters shown by `show`, comma-separated, with '*' before the first keyword-only one."""
+    parts: List[str] = []
+    for i, p in enumerate(params):
+        if p.kwarg_only and (i == 0 or not params[i - 1].kwarg_only):
+            parts.append("*")
+        parts.append(show(p))
+    return ", ".join(parts)
 
 
 def _check_default(t: Type, name: str, default: str, err: "ErrorAt") -> None:

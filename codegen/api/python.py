@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from typing import Dict, List, Optional, Tuple
 
 from codegen.api import cpp
-from codegen.model import Declaration, Param, PythonImpl, Signature, Type
+from codegen.model import Declaration, Param, PythonImpl, Signature, Type, join_params
 
 # How the runtime (python_ext/arg_parser.h) converts each parameter type.
 ARG_KIND = {
@@ -46,14 +46,9 @@ class Overload:
     @property
     def text(self) -> str:
         """The signature as error messages show it: (Tensor other, *, Number alpha=1)."""
-        parts: List[str] = []
-        star = False
-        for p in self.params:
-            if p.kwarg_only and not star:
-                parts.append("*")
-                star = True
-            parts.append(f"{py_type(p.type)} {p.name}" + ("" if p.default is None else f"={p.default}"))
-        return f"({', '.join(parts)})"
+        shown = join_params(self.params, lambda p: f"{py_type(p.type)} {p.name}" + (
+            "" if p.default is None else f"={p.default}"))
+        return f"({shown})"
 
     @property
     def returns_self(self) -> bool:

@@ -6,7 +6,7 @@ from typing import Dict, List, Tuple
 from codegen.api import cpp
 from codegen.api.python import Binding, Overload, arg_kind, bindings, default_spec
 from codegen.dest.common import c_string, render
-from codegen.model import Declaration, Param, PythonImpl
+from codegen.model import Declaration, Param, PythonImpl, join_params
 
 _ACCESSOR = {
     "Tensor": "tensor", "Scalar": "scalar", "Int": "toint", "IntList": "intlist", "Double": "todouble",
@@ -77,14 +77,9 @@ def _case(ov: Overload, index: int) -> str:
 def _text_signature(b: Binding) -> str:
     """`add($self, other, /, *, alpha=1)` for inspect.signature, when there is one overload."""
     (ov,) = b.overloads
-    parts = ["$self" if b.method else "$module"]
-    star = False
-    for p in ov.params:
-        if p.kwarg_only and not star:
-            parts.append("*")
-            star = True
-        parts.append(p.name + ("" if p.default is None else f"={p.default}"))
-    return f"{b.name}({', '.join(parts)})\n--\n\n"
+    first = "$self" if b.method else "$module"
+    rest = join_params(ov.params, lambda p: p.name + ("" if p.default is None else f"={p.default}"))
+    return f"{b.name}({first}{', ' + rest if rest else ''})\n--\n\n"
 
 
 def _doc(b: Binding) -> str:

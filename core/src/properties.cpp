@@ -7,6 +7,7 @@ DimVector size(const Tensor& self) { return self.sizes().vec(); }
 int64_t size(const Tensor& self, int64_t dim) { return self.size(dim); }
 DimVector stride(const Tensor& self) { return self.strides().vec(); }
 int64_t stride(const Tensor& self, int64_t dim) { return self.stride(dim); }
+int64_t storage_offset(const Tensor& self) { return self.storage_offset(); }
 int64_t dim(const Tensor& self) { return self.dim(); }
 int64_t numel(const Tensor& self) { return self.numel(); }
 bool is_contiguous(const Tensor& self) { return self.is_contiguous(); }

@@ -97,5 +97,23 @@ class Tensor(_C.TensorBase):
     def T(self):
         return self.permute(tuple(range(self.dim() - 1, -1, -1)))
 
+    # Conversions that go through Python lists: correct, though not zero-copy.
+    def __array__(self, dtype=None):
+        import numpy
+
+        name = "float32" if self.dtype is _C.bfloat16 else repr(self.dtype).split(".")[1]
+        array = numpy.array(self.tolist(), dtype=name).reshape(self.shape)
+        return array if dtype is None else array.astype(dtype)
+
+    def __reduce_ex__(self, protocol):
+        return _rebuild, (self.tolist(), self.dtype, tuple(self.shape), self.__dict__)
+
+
+def _rebuild(data, dtype, shape, state):
+    """Unpickles a tensor: its values, dtype, shape and attributes."""
+    t = _C.tensor(data, dtype=dtype).reshape(shape)
+    t.__dict__.update(state)
+    return t
+
 
 _C._set_tensor_class(Tensor)

@@ -179,3 +179,22 @@ def test_subclass_keeps_its_class_and_identity():
     x.tag = "mine"
     assert x.add_(1).tag == "mine"
     assert type(x + 1) is wick.Tensor
+
+
+def test_pickle_copy_and_numpy_keep_dtype_shape_values_and_attributes():
+    import copy
+    import pickle
+
+    x = wick.arange(6, dtype=wick.int16).reshape(2, 3).t()
+    x.tag = "kept"
+    for y in (pickle.loads(pickle.dumps(x)), copy.copy(x), copy.deepcopy(x)):
+        assert y is not x and y.dtype is wick.int16 and y.shape == (3, 2)
+        assert y.tolist() == x.tolist() and y.tag == "kept"
+    a = np.asarray(x)
+    assert a.dtype == np.int16 and a.tolist() == x.tolist()
+    assert np.asarray(wick.tensor([0.5], dtype=wick.bfloat16)).dtype == np.float32
+
+
+def test_storage_offset_of_views():
+    x = wick.arange(12).reshape(3, 4)
+    assert x.storage_offset() == 0 and x[1, 2:].storage_offset() == 6 and x.t()[2].storage_offset() == 2
