@@ -78,11 +78,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return 2
     try:
         decls = load_declarations(paths)
+        files = generate(decls)  # emitters check what spans declarations (overloads) too
     except DeclarationError as e:
         print(f"{e}", file=sys.stderr)
         return 1
     manager = FileManager(args.out, OUTPUTS)
-    for relpath, content in sorted(generate(decls).items()):
+    for relpath, content in sorted(files.items()):
         manager.write(relpath, content)
     changed = manager.commit()
     if args.verbose:

@@ -218,6 +218,7 @@ class Declaration:
     domain: str
     releases_gil: bool
     loc: Location
+    signature_locs: Tuple[Location, ...]
 
     @property
     def inplace_only(self) -> bool:
@@ -393,7 +394,7 @@ def parse_declaration(node: Node) -> Declaration:
     if releases_gil and isinstance(impl, PythonImpl):
         raise at_value("releases_gil")("ops implemented in Python glue run with the GIL held")
     return Declaration(name, tuple(sigs), variants, inplace, out, impl, dtypes, doc.strip(),
-                       numpy, domain, releases_gil, node.loc)
+                       numpy, domain, releases_gil, node.loc, tuple(raw_sigs.item_locs))
 
 
 def _parse_pointwise(node: Node, name: str, sigs: List[Signature], raw_sigs: NodeList,

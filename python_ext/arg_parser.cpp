@@ -1,6 +1,7 @@
 // python_ext/arg_parser.cpp: overload matching and argument conversion. See Note [Argument parsing].
 #include "arg_parser.h"
 
+#include <algorithm>
 #include <string>
 
 #include "device_object.h"
@@ -99,7 +100,7 @@ NumberKind number_kind(PyObject* obj) {
 
 ArgParser::ArgParser(const char* name, const SignatureSpec* sigs, int nsigs)
     : name_(name), sigs_(sigs), nsigs_(nsigs) {
-  WICK_INTERNAL_ASSERT(nsigs <= 8, name, ": at most 8 overloads");
+  WICK_INTERNAL_ASSERT(nsigs <= kMaxOverloads, name, ": at most ", kMaxOverloads, " overloads");
   for (int s = 0; s < nsigs; ++s) {
     WICK_INTERNAL_ASSERT(sigs[s].nparams <= kMaxParams, name, ": too many parameters");
     for (int i = 0; i < sigs[s].nparams; ++i) interned_[s][i] = PyUnicode_InternFromString(sigs[s].params[i].name);
@@ -109,6 +110,7 @@ ArgParser::ArgParser(const char* name, const SignatureSpec* sigs, int nsigs)
 ArgParser::Fail ArgParser::try_match(const SignatureSpec& sig, PyObject* const* args, Py_ssize_t nargs,
                                      PyObject* kwnames, ParsedArgs& out, int* culprit) const {
   const int index = int(&sig - sigs_);
+  *culprit = 0;
   out.sig_ = &sig;
   out.varargs_index_ = -1;
   for (int i = 0; i < sig.nparams; ++i) out.args_[i] = nullptr;
@@ -166,37 +168,43 @@ ArgParser::Fail ArgParser::try_match(const SignatureSpec& sig, PyObject* const* 
 }
 
 int ArgParser::parse(PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames, ParsedArgs& out) const {
-  int culprit = 0;
-  Fail first = Fail::None;
-  int first_culprit = 0;
+  Fail fails[kMaxOverloads];
+  int culprits[kMaxOverloads];
   for (int s = 0; s < nsigs_; ++s) {
-    const Fail fail = try_match(sigs_[s], args, nargs, kwnames, out, &culprit);
-    if (fail == Fail::None) return s;
-    if (s == 0) first = fail, first_culprit = culprit;
+    fails[s] = try_match(sigs_[s], args, nargs, kwnames, out, &culprits[s]);
+    if (fails[s] == Fail::None) return s;
   }
-  raise(first, first_culprit, args, nargs, kwnames);
+  raise(fails, culprits, args, nargs, kwnames);
   return -1;
 }
 
-void ArgParser::raise(Fail fail, int culprit, PyObject* const* args, Py_ssize_t nargs,
+void ArgParser::raise(const Fail* fails, const int* culprits, PyObject* const* args, Py_ssize_t nargs,
                       PyObject* kwnames) const {
+  // CPython's own wording when every overload failed for the same reason.
+  bool same = true;
+  for (int s = 1; s < nsigs_; ++s) same = same && fails[s] == fails[0] && culprits[s] == culprits[0];
   const SignatureSpec& sig = sigs_[0];
-  const Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
-  if (nsigs_ == 1 && fail != Fail::Type) {
-    switch (fail) {
-      case Fail::TooMany:
+  const int culprit = culprits[0];
+  if (same) {
+    switch (fails[0]) {
+      case Fail::TooMany: {
+        int most = 0;
+        for (int s = 0; s < nsigs_; ++s) most = std::max(most, max_positional(sigs_[s]));
         PyErr_Format(PyExc_TypeError, "%s() takes at most %s (%zd given)", name_,
-                     plural(max_positional(sig), "positional argument").c_str(), nargs);
+                     plural(most, "positional argument").c_str(), nargs);
         return;
-      case Fail::Missing:
-        PyErr_Format(PyExc_TypeError, "%s() missing required argument '%s' (pos %d)", name_,
-                     sig.params[culprit].name, culprit + 1);
-        return;
+      }
       case Fail::UnknownKeyword:
         PyErr_Format(PyExc_TypeError, "'%U' is an invalid keyword argument for %s()",
                      PyTuple_GET_ITEM(kwnames, culprit), name_);
         return;
+      case Fail::Missing:
+        if (nsigs_ > 1) break;
+        PyErr_Format(PyExc_TypeError, "%s() missing required argument '%s' (pos %d)", name_,
+                     sig.params[culprit].name, culprit + 1);
+        return;
       case Fail::Duplicate:
+        if (nsigs_ > 1) break;
         PyErr_Format(PyExc_TypeError, "argument for %s() given by name ('%s') and position (%d)", name_,
                      sig.params[culprit].name, culprit + 1);
         return;
@@ -204,19 +212,11 @@ void ArgParser::raise(Fail fail, int culprit, PyObject* const* args, Py_ssize_t 
         break;
     }
   }
-  // What was passed: (str, alpha=float)
-  std::string got = "(";
-  for (Py_ssize_t i = 0; i < nargs; ++i) got += std::string(i ? ", " : "") + type_name(args[i]);
-  for (Py_ssize_t k = 0; k < nkw; ++k) {
-    const char* key = PyUnicode_AsUTF8(PyTuple_GET_ITEM(kwnames, k));
-    got += std::string(nargs + k ? ", " : "") + (key ? key : "?") + "=" + type_name(args[nargs + k]);
-  }
-  got += ")";
+  const Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
   std::string msg;
-  if (nsigs_ == 1) {
+  if (nsigs_ == 1 && fails[0] == Fail::Type) {
     const ParamSpec& p = sig.params[culprit];
-    PyObject* given = nullptr;
-    for (Py_ssize_t i = 0; i < nargs && !given; ++i) given = i == culprit ? args[i] : nullptr;
+    PyObject* given = culprit < nargs ? args[culprit] : nullptr;
     for (Py_ssize_t k = 0; k < nkw && !given; ++k) {
       if (PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, k), p.name) == 0) given = args[nargs + k];
     }
@@ -224,6 +224,14 @@ void ArgParser::raise(Fail fail, int culprit, PyObject* const* args, Py_ssize_t 
           ") must be " + kind_name(p) + ", not " + (given ? type_name(given) : "?") + "\naccepted signature:\n * " +
           name_ + sig.text;
   } else {
+    // What was passed: (str, alpha=float)
+    std::string got = "(";
+    for (Py_ssize_t i = 0; i < nargs; ++i) got += std::string(i ? ", " : "") + type_name(args[i]);
+    for (Py_ssize_t k = 0; k < nkw; ++k) {
+      const char* key = PyUnicode_AsUTF8(PyTuple_GET_ITEM(kwnames, k));
+      got += std::string(nargs + k ? ", " : "") + (key ? key : "?") + "=" + type_name(args[nargs + k]);
+    }
+    got += ")";
     msg = std::string(name_) + "() received an invalid combination of arguments - got " + got +
           ", but expected one of:";
     for (int s = 0; s < nsigs_; ++s) msg += std::string("\n * ") + name_ + sigs_[s].text;

@@ -44,6 +44,7 @@ struct SignatureSpec {
 };
 
 constexpr int kMaxParams = 10;
+constexpr int kMaxOverloads = 8;
 
 class ParsedArgs {
  public:
@@ -89,13 +90,14 @@ class ArgParser {
   enum class Fail : uint8_t { None, TooMany, Missing, UnknownKeyword, Duplicate, Type };
   Fail try_match(const SignatureSpec& sig, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames,
                  ParsedArgs& out, int* culprit) const;
-  // Raises for the first overload's failure: CPython's wording when there is one overload.
-  void raise(Fail fail, int culprit, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) const;
+  // Raises TypeError for a call no overload took, given why each refused it.
+  void raise(const Fail* fails, const int* culprits, PyObject* const* args, Py_ssize_t nargs,
+             PyObject* kwnames) const;
 
   const char* name_;
   const SignatureSpec* sigs_;
   int nsigs_;
-  PyObject* interned_[8][kMaxParams];  // keyword names, compared by identity first
+  PyObject* interned_[kMaxOverloads][kMaxParams];  // keyword names, compared by identity first
 };
 
 // What kind of Python number `obj` is: bool, int and float, and NumPy's

@@ -76,8 +76,7 @@ Tensor apply_index(const Tensor& self, PyObject* index) {
   }
   if (result.is_same(self)) {
     // x[...] and x[()] are new views, as in PyTorch; never the tensor itself.
-    result = make_tensor(self.storage(), self.dtype(), self.sizes().vec(), self.strides().vec(),
-                         self.storage_offset());
+    result = make_view(self, self.sizes().vec(), self.strides().vec(), self.storage_offset());
   }
   return result;
 }

@@ -13,6 +13,7 @@ namespace python {
 
 extern PyMethodDef module_functions[];  // generated/python/functions.cpp
 PyObject* set_tensor_class(PyObject* module, PyObject* cls);
+PyObject* init_subclass(PyObject* module, PyObject* cls);
 
 namespace {
 
@@ -45,6 +46,7 @@ PyMethodDef extra_functions[] = {
     {"_cuda_is_available", cuda_is_available, METH_NOARGS, "Whether a CUDA device can be used."},
     {"_cuda_device_count", cuda_device_count, METH_NOARGS, "The number of CUDA devices."},
     {"_set_tensor_class", set_tensor_class, METH_O, "Registers the Python class of new tensors."},
+    {"_init_subclass", init_subclass, METH_O, "Prepares a Python subclass of TensorBase (object preservation)."},
     {"_legacy_new", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(legacy_new_with_dtype)),
      METH_VARARGS | METH_KEYWORDS, "Builds a tensor of a fixed dtype from legacy constructor arguments."},
     {nullptr, nullptr, 0, nullptr},

@@ -1,6 +1,8 @@
 // python_ext/tensor_type.cpp: wick._C.TensorBase: lifetime, identity, properties and indexing slots.
 #include "tensor_type.h"
 
+#include <structmember.h>
+
 #include <new>
 
 #include "arg_parser.h"
@@ -25,7 +27,57 @@ PyObject* tensor_new(PyTypeObject* type, PyObject* args, PyObject* kwargs) {
   return guarded([&] { return legacy_new(type, kDefaultFloat, args, kwargs); });
 }
 
+// See Note [Python object slot]. Called when Python drops its last reference:
+// if C++ still holds the tensor, the object is resurrected and handed to the
+// TensorImpl, which then owns it (and so its __dict__) until the next wrap().
+bool try_preserve(PyObject* self) {
+  Tensor& t = reinterpret_cast<PyTensor*>(self)->cdata;
+  if (!t.defined() || t.impl()->pyobj() != self || t.impl()->use_count() == 1) return false;
+  Py_SET_REFCNT(self, 1);  // now the TensorImpl's reference
+  t.impl()->set_owns_pyobj(true);
+  Tensor released = std::move(t);  // the object no longer owns the TensorImpl
+  return true;  // `released` may drop the last reference; self is not touched again
+}
+
+// The TensorImpl that owned `obj` is gone; its handle in the object is already empty.
+void release_pyobj(void* obj) {
+  const PyGILState_STATE state = PyGILState_Ensure();
+  Py_DECREF(static_cast<PyObject*>(obj));
+  PyGILState_Release(state);
+}
+
+void tensor_dealloc(PyObject* self);
+
+// Clears the __slots__ a Python class added.
+void clear_slots(PyTypeObject* type, PyObject* self) {
+  // A heap type's __slots__ members follow its type object (CPython's PyHeapType_GET_MEMBERS).
+  PyMemberDef* member =
+      reinterpret_cast<PyMemberDef*>(reinterpret_cast<char*>(type) + Py_TYPE(type)->tp_basicsize);
+  for (Py_ssize_t i = 0; i < Py_SIZE(type); ++i, ++member) {
+    if (member->type == T_OBJECT_EX && !(member->flags & READONLY)) {
+      PyObject** slot = reinterpret_cast<PyObject**>(reinterpret_cast<char*>(self) + member->offset);
+      Py_CLEAR(*slot);
+    }
+  }
+}
+
+// The deallocator of every Python subclass (wick.Tensor among them), in place
+// of CPython's subtype_dealloc, which would clear __dict__ before preservation
+// could keep it. It does what subtype_dealloc does for a GC type.
+void subclass_dealloc(PyObject* self) {
+  if (try_preserve(self)) return;
+  PyTypeObject* type = Py_TYPE(self);
+  if (type->tp_finalize && PyObject_CallFinalizerFromDealloc(self) < 0) return;  // __del__ resurrected it
+  PyObject_GC_UnTrack(self);
+  if (type->tp_weaklistoffset) PyObject_ClearWeakRefs(self);
+  for (PyTypeObject* t = type; t != &TensorBaseType; t = t->tp_base) clear_slots(t, self);
+  if (PyObject** dict = _PyObject_GetDictPtr(self)) Py_CLEAR(*dict);
+  tensor_dealloc(self);
+  Py_DECREF(type);  // instances of heap types own a reference to their type
+}
+
 void tensor_dealloc(PyObject* self) {
+  if (Py_IS_TYPE(self, &TensorBaseType) && try_preserve(self)) return;
   PyObject_GC_UnTrack(self);
   Tensor& t = reinterpret_cast<PyTensor*>(self)->cdata;
   if (t.defined() && t.impl()->pyobj() == self) t.impl()->set_pyobj(nullptr);
@@ -49,6 +101,9 @@ PyObject* get_device(PyObject* self, void*) {
 PyObject* get_ndim(PyObject* self, void*) { return PyLong_FromLongLong(self_tensor(self).dim()); }
 PyObject* get_is_cuda(PyObject* self, void*) { return PyBool_FromLong(self_tensor(self).device().is_cuda()); }
 PyObject* get_itemsize(PyObject* self, void*) { return PyLong_FromLongLong(self_tensor(self).itemsize()); }
+PyObject* get_base(PyObject* self, void*) {
+  return guarded([&] { return wrap(self_tensor(self).base()); });
+}
 
 PyGetSetDef tensor_getset[] = {
     {"shape", get_shape, nullptr, "The sizes of the tensor, as a tuple.", nullptr},
@@ -57,6 +112,7 @@ PyGetSetDef tensor_getset[] = {
     {"ndim", get_ndim, nullptr, "The number of dims.", nullptr},
     {"is_cuda", get_is_cuda, nullptr, "Whether the tensor lives on a CUDA device.", nullptr},
     {"itemsize", get_itemsize, nullptr, "The size of one element in bytes.", nullptr},
+    {"_base", get_base, nullptr, "The tensor this one is a view of, or None.", nullptr},
     {nullptr, nullptr, nullptr, nullptr, nullptr},
 };
 
@@ -89,7 +145,15 @@ PyTypeObject TensorBaseType = [] {
 
 PyObject* wrap_as(PyTypeObject* type, Tensor t) {
   if (!t.defined()) Py_RETURN_NONE;
-  if (void* existing = t.impl()->pyobj()) return Py_NewRef(static_cast<PyObject*>(existing));
+  if (void* existing = t.impl()->pyobj()) {
+    PyObject* obj = static_cast<PyObject*>(existing);
+    if (!t.impl()->owns_pyobj()) return Py_NewRef(obj);
+    // A preserved object comes back: it owns the TensorImpl again, and the
+    // TensorImpl's reference to it becomes the caller's.
+    t.impl()->set_owns_pyobj(false);
+    reinterpret_cast<PyTensor*>(obj)->cdata = std::move(t);
+    return obj;
+  }
   PyObject* obj = type->tp_alloc(type, 0);
   if (!obj) throw python_error();
   TensorImpl* impl = t.impl();
@@ -100,11 +164,20 @@ PyObject* wrap_as(PyTypeObject* type, Tensor t) {
 
 PyObject* wrap(Tensor t) { return wrap_as(tensor_class, std::move(t)); }
 
-PyObject* set_tensor_class(PyObject* /*module*/, PyObject* cls) {
-  if (!PyType_Check(cls) || !PyType_IsSubtype(reinterpret_cast<PyTypeObject*>(cls), &TensorBaseType)) {
-    PyErr_SetString(PyExc_TypeError, "_set_tensor_class() expects a subclass of TensorBase");
+PyObject* init_subclass(PyObject* /*module*/, PyObject* cls) {
+  PyTypeObject* type = reinterpret_cast<PyTypeObject*>(cls);
+  if (!PyType_Check(cls) || !PyType_IsSubtype(type, &TensorBaseType) || !(type->tp_flags & Py_TPFLAGS_HEAPTYPE)) {
+    PyErr_SetString(PyExc_TypeError, "_init_subclass() expects a Python subclass of TensorBase");
     return nullptr;
   }
+  type->tp_dealloc = subclass_dealloc;
+  Py_RETURN_NONE;
+}
+
+PyObject* set_tensor_class(PyObject* module, PyObject* cls) {
+  PyObject* ok = init_subclass(module, cls);
+  if (!ok) return nullptr;
+  Py_DECREF(ok);
   Py_INCREF(cls);
   tensor_class = reinterpret_cast<PyTypeObject*>(cls);
   Py_RETURN_NONE;
@@ -112,6 +185,7 @@ PyObject* set_tensor_class(PyObject* /*module*/, PyObject* cls) {
 
 bool init_tensor_type(PyObject* module) {
   if (PyType_Ready(&TensorBaseType) < 0) return false;
+  TensorImpl::set_pyobj_release_hook(release_pyobj);
   return PyModule_AddObjectRef(module, "TensorBase", reinterpret_cast<PyObject*>(&TensorBaseType)) == 0;
 }
 

@@ -5,6 +5,7 @@ from dataclasses import dataclass
 from typing import Dict, List, Optional, Tuple
 
 from codegen.api import cpp
+from codegen.errors import DeclarationError
 from codegen.model import Declaration, Param, PythonImpl, Signature, Type, join_params
 
 # How the runtime (python_ext/arg_parser.h) converts each parameter type.
@@ -24,6 +25,24 @@ ANNOTATION = {
 }
 
 OUT_PARAM = Param("out", Type("Tensor", optional=True), "None", kwarg_only=True)
+
+# The Python values each parameter type accepts (python_ext/arg_parser.cpp, type_ok).
+_ACCEPTS = {
+    "Tensor": {"tensor", "tensor0d"}, "Scalar": {"bool", "int", "float", "tensor0d"}, "int": {"int"},
+    "int[]": {"int", "ints"}, "float": {"int", "float"}, "bool": {"bool"}, "ScalarType": {"dtype"},
+    "Device": {"str", "device"},
+}
+
+
+def _accepts(t: Type) -> set:
+    if t.base == "object":
+        return {"*"}
+    kinds = set(_ACCEPTS["int[]" if t.is_list else t.base])
+    return kinds | {"None"} if t.optional else kinds
+
+
+def _covers(wide: Param, narrow: Param) -> bool:
+    return "*" in _accepts(wide.type) or _accepts(narrow.type) <= _accepts(wide.type)
 
 
 def arg_kind(t: Type) -> str:
@@ -103,9 +122,37 @@ def bindings(decls: List[Declaration]) -> Tuple[List[Binding], List[Binding]]:
         docs[d.name + "_"] = d.doc if d.inplace_only else f"In-place form of {d.name}(). {d.doc}"
 
     def build(table: Dict[str, List[Overload]], method: bool) -> List[Binding]:
-        return [Binding(n, method, tuple(ovs), docs[n]) for n, ovs in sorted(table.items())]
+        result = [Binding(n, method, tuple(ovs), docs[n]) for n, ovs in sorted(table.items())]
+        for b in result:
+            check_overloads(b)
+        return result
 
     return build(methods, True), build(functions, False)
+
+
+def check_overloads(binding: Binding) -> None:
+    """Rejects an overload that an earlier one always wins (see Note [Argument parsing])."""
+    for j, later in enumerate(binding.overloads):
+        for earlier in binding.overloads[:j]:
+            if _shadows(earlier.params, later.params):
+                loc = later.decl.signature_locs[later.decl.signatures.index(later.sig)]
+                raise DeclarationError(
+                    loc, f"overload {binding.name}{later.text} can never be chosen: every call it "
+                    f"accepts matches the earlier {binding.name}{earlier.text}", later.decl.name,
+                    "reorder the signatures, narrowest first, or make them differ")
+
+
+def _shadows(first: Tuple[Param, ...], second: Tuple[Param, ...]) -> bool:
+    """Whether every call that `second` accepts is accepted by `first`."""
+    by_name = {p.name: (i, p) for i, p in enumerate(first)}
+    for i, p in enumerate(second):
+        if p.name not in by_name:
+            return False
+        k, q = by_name[p.name]
+        if not _covers(q, p) or (not p.kwarg_only and (k != i or q.kwarg_only)):
+            return False
+    required = {p.name for p in second if p.default is None}
+    return all(q.default is not None or q.name in required for q in first)
 
 
 def default_spec(p: Param) -> Optional[Tuple[str, str]]:

@@ -16,6 +16,20 @@ TensorImpl::TensorImpl(Storage storage, DType dtype, DimVector sizes, DimVector 
   refresh();
 }
 
+namespace {
+TensorImpl::PyObjReleaseHook pyobj_release_hook = nullptr;
+}  // namespace
+
+void TensorImpl::set_pyobj_release_hook(PyObjReleaseHook hook) { pyobj_release_hook = hook; }
+
+TensorImpl::~TensorImpl() {
+  if (owns_pyobj_ && pyobj_release_hook) {
+    void* obj = pyobj_;
+    pyobj_ = nullptr;
+    pyobj_release_hook(obj);
+  }
+}
+
 void TensorImpl::set_geometry(Storage storage, DimVector sizes, DimVector strides, int64_t offset) {
   storage_ = std::move(storage);
   sizes_ = std::move(sizes);
@@ -85,6 +99,13 @@ Tensor make_tensor(Storage storage, DType dtype, DimVector sizes, DimVector stri
                                                 std::move(strides), offset));
 }
 
+Tensor make_view(const Tensor& self, DimVector sizes, DimVector strides, int64_t offset) {
+  Tensor view = make_tensor(self.storage(), self.dtype(), std::move(sizes), std::move(strides), offset);
+  TensorImpl* root = self.impl()->base() ? self.impl()->base() : self.impl();
+  view.impl()->set_base(intrusive_ptr<TensorImpl>(root));
+  return view;
+}
+
 Tensor empty_like(const Tensor& self) { return empty(self.sizes(), self.dtype(), self.device()); }
 
 Tensor as_strided(const Tensor& self, DimVector sizes, DimVector strides, int64_t offset) {
@@ -100,7 +121,7 @@ Tensor as_strided(const Tensor& self, DimVector sizes, DimVector strides, int64_
   const int64_t capacity = int64_t(self.storage()->nbytes()) / self.itemsize();
   WICK_CHECK(offset >= 0 && (empty || last < capacity), "as_strided(): the view reaches element ",
                    last, " of a storage holding ", capacity);
-  return make_tensor(self.storage(), self.dtype(), std::move(sizes), std::move(strides), offset);
+  return make_view(self, std::move(sizes), std::move(strides), offset);
 }
 
 void resize_(const Tensor& self, IntArrayRef sizes) {

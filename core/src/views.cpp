@@ -8,10 +8,6 @@
 namespace wick {
 namespace {
 
-Tensor restride(const Tensor& self, DimVector sizes, DimVector strides, int64_t offset) {
-  return make_tensor(self.storage(), self.dtype(), std::move(sizes), std::move(strides), offset);
-}
-
 // Resolves one -1 and checks the element count, as view() and reshape() do.
 DimVector infer_size(const char* op, IntArrayRef shape, int64_t numel) {
   DimVector out = shape.vec();
@@ -76,13 +72,13 @@ Tensor view(const Tensor& self, IntArrayRef size) {
   std::optional<DimVector> strides = view_strides(self.sizes(), self.strides(), shape);
   WICK_CHECK(strides, "view(): view size is not compatible with input tensor's size and stride (at least one "
              "dimension spans across two contiguous subspaces). Use .reshape(...) instead.");
-  return restride(self, std::move(shape), std::move(*strides), self.storage_offset());
+  return make_view(self, std::move(shape), std::move(*strides), self.storage_offset());
 }
 
 Tensor reshape(const Tensor& self, IntArrayRef shape) {
   DimVector sizes = infer_size("reshape", shape, self.numel());
   if (std::optional<DimVector> strides = view_strides(self.sizes(), self.strides(), sizes)) {
-    return restride(self, std::move(sizes), std::move(*strides), self.storage_offset());
+    return make_view(self, std::move(sizes), std::move(*strides), self.storage_offset());
   }
   return view(clone(self), sizes);
 }
@@ -94,12 +90,12 @@ Tensor transpose(const Tensor& self, int64_t dim0, int64_t dim1) {
     std::swap(sizes[size_t(a)], sizes[size_t(b)]);
     std::swap(strides[size_t(a)], strides[size_t(b)]);
   }
-  return restride(self, std::move(sizes), std::move(strides), self.storage_offset());
+  return make_view(self, std::move(sizes), std::move(strides), self.storage_offset());
 }
 
 Tensor t(const Tensor& self) {
   WICK_CHECK(self.dim() <= 2, "t(): expects a tensor with <= 2 dimensions, but self is ", self.dim(), "D");
-  return self.dim() < 2 ? restride(self, self.sizes().vec(), self.strides().vec(), self.storage_offset())
+  return self.dim() < 2 ? make_view(self, self.sizes().vec(), self.strides().vec(), self.storage_offset())
                         : transpose(self, 0, 1);
 }
 
@@ -115,7 +111,7 @@ Tensor permute(const Tensor& self, IntArrayRef dims) {
     sizes[i] = self.sizes()[size_t(d)];
     strides[i] = self.strides()[size_t(d)];
   }
-  return restride(self, std::move(sizes), std::move(strides), self.storage_offset());
+  return make_view(self, std::move(sizes), std::move(strides), self.storage_offset());
 }
 
 Tensor slice(const Tensor& self, int64_t dim, std::optional<int64_t> start, std::optional<int64_t> end,
@@ -133,7 +129,7 @@ Tensor slice(const Tensor& self, int64_t dim, std::optional<int64_t> start, std:
   DimVector sizes = self.sizes().vec(), strides = self.strides().vec();
   sizes[size_t(d)] = (hi - lo + step - 1) / step;
   strides[size_t(d)] *= step;
-  return restride(self, std::move(sizes), std::move(strides),
+  return make_view(self, std::move(sizes), std::move(strides),
                   self.storage_offset() + (sizes[size_t(d)] ? lo * self.strides()[size_t(d)] : 0));
 }
 
@@ -160,7 +156,7 @@ Tensor select(const Tensor& self, int64_t dim, int64_t index) {
   const int64_t offset = self.storage_offset() + index * strides[size_t(d)];
   sizes.erase(sizes.begin() + d);
   strides.erase(strides.begin() + d);
-  return restride(self, std::move(sizes), std::move(strides), offset);
+  return make_view(self, std::move(sizes), std::move(strides), offset);
 }
 
 Tensor expand(const Tensor& self, IntArrayRef size) {
@@ -183,7 +179,7 @@ Tensor expand(const Tensor& self, IntArrayRef size) {
     sizes[i] = want;
     strides[i] = existing && have == want ? self.strides()[i - lead] : 0;
   }
-  return restride(self, std::move(sizes), std::move(strides), self.storage_offset());
+  return make_view(self, std::move(sizes), std::move(strides), self.storage_offset());
 }
 
 Tensor squeeze(const Tensor& self) {
@@ -193,7 +189,7 @@ Tensor squeeze(const Tensor& self) {
     sizes.push_back(self.sizes()[size_t(d)]);
     strides.push_back(self.strides()[size_t(d)]);
   }
-  return restride(self, std::move(sizes), std::move(strides), self.storage_offset());
+  return make_view(self, std::move(sizes), std::move(strides), self.storage_offset());
 }
 
 Tensor squeeze(const Tensor& self, int64_t dim) {
@@ -203,7 +199,7 @@ Tensor squeeze(const Tensor& self, int64_t dim) {
     sizes.erase(sizes.begin() + d);
     strides.erase(strides.begin() + d);
   }
-  return restride(self, std::move(sizes), std::move(strides), self.storage_offset());
+  return make_view(self, std::move(sizes), std::move(strides), self.storage_offset());
 }
 
 Tensor unsqueeze(const Tensor& self, int64_t dim) {
@@ -212,7 +208,7 @@ Tensor unsqueeze(const Tensor& self, int64_t dim) {
   const int64_t stride = d < self.dim() ? sizes[size_t(d)] * strides[size_t(d)] : 1;
   sizes.insert(sizes.begin() + d, 1);
   strides.insert(strides.begin() + d, stride);
-  return restride(self, std::move(sizes), std::move(strides), self.storage_offset());
+  return make_view(self, std::move(sizes), std::move(strides), self.storage_offset());
 }
 
 Tensor contiguous(const Tensor& self) { return self.is_contiguous() ? self : clone(self); }

@@ -12,6 +12,10 @@ class Tensor(_C.TensorBase):
     __module__ = "wick"
     __hash__ = object.__hash__  # identity, although == is elementwise
 
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        _C._init_subclass(cls)
+
     def __repr__(self):
         return _tensor_str.tensor_repr(self)
 

@@ -69,7 +69,9 @@ TEST(Storage, ViewKeepsStorageAliveAfterBaseIsDropped) {
     EXPECT_EQ(base.storage()->use_count(), 2u);
   }
   EXPECT_EQ(counter.calls, 0) << "the view's storage was freed under it";
-  EXPECT_EQ(v.storage()->use_count(), 1u);
+  // The view and its base, which the view keeps alive as base().
+  EXPECT_EQ(v.storage()->use_count(), 2u);
+  EXPECT_EQ(v.base().storage().get(), v.storage().get());
   ASSERT_EQ(v.numel(), 2);
   EXPECT_EQ(v.data<float>()[0], 2.0f);
   EXPECT_EQ(v.data<float>()[v.stride(0)], 5.0f);
@@ -109,7 +111,7 @@ TEST(Storage, OpsReleaseEveryReferenceTheyTake) {
       EXPECT_EQ(r.impl()->use_count(), 1u);
     }
     EXPECT_EQ(x.storage()->use_count(), 3u);  // x, m and mt, nothing else
-    EXPECT_EQ(x.impl()->use_count(), 1u);
+    EXPECT_EQ(x.impl()->use_count(), 3u);     // x, and m and mt, whose base() it is
     EXPECT_EQ(m.impl()->use_count(), 1u);
     EXPECT_EQ(counter.calls, 0);
   }

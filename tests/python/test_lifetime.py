@@ -49,3 +49,77 @@ def test_repeated_ops_do_not_leak():
         _ = y.view(-1)[::2].sum().item()
         del y
     assert _rss_mb() - before < 64
+
+
+def test_attributes_survive_while_only_cpp_holds_the_tensor():
+    x = wick.arange(5)
+    x.tag = 1
+    y = x[1:]
+    del x
+    gc.collect()
+    base = y._base
+    assert base.tag == 1 and base.tolist() == [0, 1, 2, 3, 4]
+    assert y._base is base  # still one object
+    assert base._base is None and y[1:]._base is base  # views of views point at the root
+
+
+def test_preserved_objects_are_freed_with_the_last_reference():
+    x = wick.ones(3)
+    ref = weakref.ref(x)
+    y = x.view(3)
+    del x
+    gc.collect()
+    assert ref() is not None  # preserved: only y's C++ side holds it
+    del y
+    gc.collect()
+    assert ref() is None
+
+
+def test_subclass_objects_are_preserved_with_their_class():
+    class Tagged(wick.Tensor):
+        pass
+
+    x = Tagged(4)
+    x.note = "kept"
+    v = x.t()
+    del x
+    gc.collect()
+    assert type(v._base) is Tagged and v._base.note == "kept"
+    ref = weakref.ref(v._base)
+    del v
+    gc.collect()
+    assert ref() is None
+
+
+def test_preservation_does_not_leak():
+    before = _rss_mb()
+    for _ in range(300):
+        x = wick.ones(1 << 16)  # 256 KiB
+        x.tag = list(range(100))
+        y = x[1:]
+        del x
+        assert y._base.tag[5] == 5
+        del y
+    gc.collect()
+    assert _rss_mb() - before < 32
+
+
+def test_subclasses_with_slots_del_and_weakrefs_are_freed_cleanly():
+    deleted = []
+
+    class Slotted(wick.Tensor):
+        __slots__ = ("payload",)
+
+        def __del__(self):
+            deleted.append(True)
+
+    x = Slotted(2)
+    x.payload = [1, 2, 3]
+    ref = weakref.ref(x)
+    v = x[1:]
+    del x
+    gc.collect()
+    assert ref() is not None and v._base.payload == [1, 2, 3] and deleted == []
+    del v
+    gc.collect()
+    assert ref() is None and deleted == [True]

@@ -15,13 +15,20 @@ namespace wick {
 
 // Note [Python object slot]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~
-// A TensorImpl holds a non-owning pointer to the Python object that wraps it,
-// so the binding hands the same C++ tensor back as the same Python object
-// (`x.add_(1) is x`). Core never reads it; only the binding (under the GIL)
-// sets and clears it. Core stays free of Python: the slot is a void*.
+// A TensorImpl holds a pointer to the Python object that wraps it, so the
+// binding hands the same C++ tensor back as the same Python object
+// (`x.add_(1) is x`). Normally the Python object owns the TensorImpl and the
+// slot does not own the object. When Python drops its last reference while
+// C++ still holds the TensorImpl (a view's base), the binding turns ownership
+// around: the TensorImpl owns the object (owns_pyobj), which keeps its
+// __dict__ alive, and the next wrap turns it back. A TensorImpl that dies
+// owning its object hands it to the release hook the binding installed.
+// Core never looks inside the object: the slot is a void*, and only the
+// binding touches it, holding the GIL.
 class TensorImpl : public RefCounted {
  public:
   TensorImpl(Storage storage, DType dtype, DimVector sizes, DimVector strides, int64_t offset);
+  ~TensorImpl() override;
 
   const Storage& storage() const { return storage_; }
   DType dtype() const { return dtype_; }
@@ -43,6 +50,15 @@ class TensorImpl : public RefCounted {
 
   void* pyobj() const { return pyobj_; }
   void set_pyobj(void* obj) { pyobj_ = obj; }
+  bool owns_pyobj() const { return owns_pyobj_; }
+  void set_owns_pyobj(bool owns) { owns_pyobj_ = owns; }
+  // Called, from any thread, with the object a dying TensorImpl owns.
+  using PyObjReleaseHook = void (*)(void* obj);
+  static void set_pyobj_release_hook(PyObjReleaseHook hook);
+
+  // The tensor this one is a view of (the root of a chain of views), or null.
+  TensorImpl* base() const { return base_.get(); }
+  void set_base(intrusive_ptr<TensorImpl> base) { base_ = std::move(base); }
 
  private:
   void refresh();
@@ -55,7 +71,9 @@ class TensorImpl : public RefCounted {
   DType dtype_;
   bool contiguous_ = true;
   bool wrapped_number_ = false;
-  void* pyobj_ = nullptr;  // See Note [Python object slot]
+  bool owns_pyobj_ = false;  // See Note [Python object slot]
+  void* pyobj_ = nullptr;
+  intrusive_ptr<TensorImpl> base_;
 };
 
 // A handle to a TensorImpl; copies share it. A default-constructed Tensor is undefined.
@@ -66,6 +84,8 @@ class Tensor {
 
   bool defined() const { return bool(impl_); }
   TensorImpl* impl() const { return impl_.get(); }
+  // A handle to the tensor this one is a view of; undefined when it is not a view.
+  Tensor base() const { return Tensor(intrusive_ptr<TensorImpl>(impl_->base())); }
   bool is_same(const Tensor& o) const { return impl_ == o.impl_; }
 
   DType dtype() const { return impl_->dtype(); }
