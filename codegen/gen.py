@@ -12,7 +12,7 @@ import time
 from typing import Dict, List, Optional, Sequence
 
 from codegen import model, yaml_loader
-from codegen.dest import core, kernels, python_bindings, tests
+from codegen.dest import core, kernels, python_bindings, stubs, tests
 from codegen.errors import DeclarationError
 from codegen.writer import FileManager
 
@@ -29,6 +29,8 @@ OUTPUTS: List[str] = [
     "python/functions.cpp",
     "python/python_impls.h",
     "python/function_names.py",
+    "python/_C.pyi",
+    "python/__init__.pyi",
     "tests/test_generated_ops.py",
 ]
 
@@ -51,7 +53,7 @@ def load_declarations(paths: Sequence[str]) -> List[model.Declaration]:
 
 def generate(decls: List[model.Declaration]) -> Dict[str, str]:
     files: Dict[str, str] = {}
-    for emitter in (core, kernels, python_bindings, tests):
+    for emitter in (core, kernels, python_bindings, stubs, tests):
         files.update(emitter.emit(decls))
     return files
 

@@ -81,8 +81,6 @@ int max_positional(const SignatureSpec& sig) {
 
 }  // namespace
 
-const Tensor& unpack_tensor(PyObject* obj) { return reinterpret_cast<PyTensor*>(obj)->cdata; }
-
 NumberKind number_kind(PyObject* obj) {
   if (PyBool_Check(obj)) return NumberKind::Bool;
   if (PyLong_Check(obj)) return NumberKind::Int;
@@ -279,9 +277,8 @@ std::optional<int64_t> ParsedArgs::toint_optional(int i) const {
   return toint(i);
 }
 
-IntArrayRef ParsedArgs::intlist(int i) {
-  DimVector& ints = ints_[i];
-  ints.clear();
+DimVector ParsedArgs::intlist(int i) const {
+  DimVector ints;
   if (i == varargs_index_) {
     for (Py_ssize_t k = 0; k < nvarargs_; ++k) ints.push_back(unpack_int(varargs_[k]));
   } else if (args_[i] && (PyTuple_Check(args_[i]) || PyList_Check(args_[i]))) {
@@ -294,7 +291,7 @@ IntArrayRef ParsedArgs::intlist(int i) {
   return ints;
 }
 
-std::optional<IntArrayRef> ParsedArgs::intlist_optional(int i) {
+std::optional<DimVector> ParsedArgs::intlist_optional(int i) const {
   if (absent(i)) return std::nullopt;
   return intlist(i);
 }

@@ -20,6 +20,7 @@
 #include "wick/device.h"
 #include "wick/dtype.h"
 #include "wick/scalar.h"
+#include "tensor_type.h"
 #include "wick/tensor.h"
 
 namespace wick {
@@ -53,8 +54,8 @@ class ParsedArgs {
   std::optional<Scalar> scalar_optional(int i) const;
   int64_t toint(int i) const;
   std::optional<int64_t> toint_optional(int i) const;
-  IntArrayRef intlist(int i);  // valid until the next intlist() call on this index
-  std::optional<IntArrayRef> intlist_optional(int i);
+  DimVector intlist(int i) const;
+  std::optional<DimVector> intlist_optional(int i) const;
   double todouble(int i) const;
   std::optional<double> todouble_optional(int i) const;
   bool tobool(int i) const;
@@ -76,7 +77,6 @@ class ParsedArgs {
   PyObject* const* varargs_ = nullptr;
   Py_ssize_t nvarargs_ = 0;
   int varargs_index_ = -1;
-  DimVector ints_[kMaxParams];
 };
 
 class ArgParser {
@@ -105,8 +105,6 @@ class ArgParser {
 enum class NumberKind : uint8_t { None, Bool, Int, Float };
 NumberKind number_kind(PyObject* obj);
 
-// The wick.Tensor wrapped by a Python object known to be one.
-const Tensor& unpack_tensor(PyObject* obj);
 
 }  // namespace python
 }  // namespace wick

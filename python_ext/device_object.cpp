@@ -8,7 +8,7 @@ namespace python {
 namespace {
 
 PyObject* device_new(PyTypeObject* type, PyObject* args, PyObject* kwargs) {
-  return guarded([&]() -> PyObject* {
+  return guarded(nullptr, [&]() -> PyObject* {
     static const char* kwlist[] = {"type", "index", nullptr};
     PyObject* spec = nullptr;
     PyObject* index = Py_None;

@@ -2,21 +2,24 @@
 //
 // Note [Error translation]
 // ~~~~~~~~~~~~~~~~~~~~~~~~
-// Every wrapper body runs inside guarded() (the seed's HANDLE_TH_ERRORS): a
-// C++ exception becomes the Python exception of the same kind (see
-// translate_exception), a python_error means a Python exception is already
-// set and propagates untouched. While the body runs, warnings from core are
-// queued on the C++ side (the GIL may be released); once the body is done
-// they are issued as Python warnings, so `warnings.simplefilter("error")`
-// turns them into exceptions that replace the result.
+// Every wrapper body runs inside guarded(op, body) (the seed's
+// HANDLE_TH_ERRORS): a C++ exception becomes the Python exception of the same
+// kind, its message prefixed with "op(): " unless it already names an op; a
+// python_error means a Python exception is already set and propagates
+// untouched. Warnings from core, possibly raised with the GIL released, are
+// queued per thread by the handler the module installs; after the body,
+// guarded() issues them as Python warnings, so `warnings.simplefilter("error")`
+// turns them into exceptions that replace the result. A call that queued
+// nothing pays one relaxed atomic load for this.
 #pragma once
 
 #include <Python.h>
 
-#include <string>
-#include <vector>
+#include <atomic>
+#include <type_traits>
 
 #include "wick/error.h"
+#include "wick/tensor.h"
 
 namespace wick {
 namespace python {
@@ -25,55 +28,59 @@ namespace python {
 struct python_error {};
 
 // Sets the Python exception matching the C++ exception being handled.
-void translate_exception();
+void translate_exception(const char* op);
 
-class WarningBuffer : public WarningHandler {
- public:
-  WarningBuffer() : previous_(set_warning_handler(this)) {}
-  ~WarningBuffer() override { set_warning_handler(previous_); }
-  WarningBuffer(const WarningBuffer&) = delete;
-  WarningBuffer& operator=(const WarningBuffer&) = delete;
-
-  void process(WarningKind kind, const std::string& msg) override { queued_.push_back({kind, msg}); }
-  // Issues the queued warnings; returns `result`, or nullptr (releasing result) if one raised.
-  PyObject* finish(PyObject* result);
-  int finish(int result);
-
- private:
-  struct Queued {
-    WarningKind kind;
-    std::string msg;
-  };
-  bool issue();  // false if a warning raised
-  WarningHandler* previous_;
-  std::vector<Queued> queued_;
-};
+// Warnings queued on any thread and not yet issued.
+extern std::atomic<int> pending_warnings;
+// Issues this thread's queued warnings; returns `result`, or the failure value
+// (releasing `result`) if one of them raised.
+PyObject* issue_warnings(PyObject* result);
+Py_ssize_t issue_warnings(Py_ssize_t result);
+// Routes core's warnings to the queue; called once by the module.
+void install_warning_handler();
 
 template <typename Body>
-inline auto guarded(Body&& body) -> decltype(body()) {
-  WarningBuffer warnings;
+inline auto guarded(const char* op, Body&& body) -> decltype(body()) {
   decltype(body()) result;
   try {
     result = body();
   } catch (...) {
-    translate_exception();
+    translate_exception(op);
     if constexpr (std::is_pointer_v<decltype(result)>) result = nullptr;
     else result = -1;
   }
-  return warnings.finish(result);
+  if (WICK_UNLIKELY(pending_warnings.load(std::memory_order_relaxed) > 0)) return issue_warnings(result);
+  return result;
 }
 
-// Releases the GIL for its lifetime; see Note [GIL] in errors.cpp.
+// Note [GIL]
+// ~~~~~~~~~~
+// Wrappers convert every argument to C++ values before they release the GIL
+// and wrap results only after they take it back, so no Python object is
+// touched without it. They release it only when the call has real work to do:
+// switching threads costs more than a kernel on a few thousand elements, so
+// ops on small tensors (and ops declared `releases_gil: false`) keep it.
+constexpr int64_t kGilReleaseNumel = 1 << 15;
+
 class GilRelease {
  public:
-  GilRelease() : state_(PyEval_SaveThread()) {}
-  ~GilRelease() { PyEval_RestoreThread(state_); }
+  explicit GilRelease(bool release = true) : state_(release ? PyEval_SaveThread() : nullptr) {}
+  ~GilRelease() {
+    if (state_) PyEval_RestoreThread(state_);
+  }
   GilRelease(const GilRelease&) = delete;
   GilRelease& operator=(const GilRelease&) = delete;
 
  private:
   PyThreadState* state_;
 };
+
+// Whether a call on these tensors has enough work to be worth releasing the GIL.
+inline bool worth_releasing(std::initializer_list<const Tensor*> tensors) {
+  int64_t work = 0;
+  for (const Tensor* t : tensors) work += t->defined() ? t->numel() : 0;
+  return work >= kGilReleaseNumel;
+}
 
 }  // namespace python
 }  // namespace wick

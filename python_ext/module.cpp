@@ -4,6 +4,7 @@
 #include "device_object.h"
 #include "dtype_object.h"
 #include "errors.h"
+#include "interop.h"
 #include "tensor_new.h"
 #include "tensor_type.h"
 #include "wick/core_ops.h"
@@ -22,7 +23,7 @@ PyObject* cuda_device_count(PyObject*, PyObject*) { return PyLong_FromLong(cuda_
 
 // _legacy_new(cls, dtype, *args, device=None): the constructors of wick.FloatTensor and friends.
 PyObject* legacy_new_with_dtype(PyObject*, PyObject* args, PyObject* kwargs) {
-  return guarded([&]() -> PyObject* {
+  return guarded(nullptr, [&]() -> PyObject* {
     WICK_CHECK_TYPE(PyTuple_GET_SIZE(args) >= 2, "_legacy_new(cls, dtype, *args)");
     PyObject* cls = PyTuple_GET_ITEM(args, 0);
     PyObject* dtype = PyTuple_GET_ITEM(args, 1);
@@ -65,7 +66,9 @@ PyMODINIT_FUNC PyInit__C() {
   using namespace wick::python;
   PyObject* module = PyModule_Create(&module_def);
   if (!module) return nullptr;
+  install_warning_handler();
   if (PyModule_AddFunctions(module, module_functions) < 0 || PyModule_AddFunctions(module, extra_functions) < 0 ||
+      PyModule_AddFunctions(module, buffer_functions) < 0 || PyModule_AddFunctions(module, dlpack_functions) < 0 ||
       !init_dtype_type(module) || !init_device_type(module) || !init_tensor_type(module) ||
       PyModule_AddIntConstant(module, "_has_cuda", WICK_WITH_CUDA) < 0) {
     Py_DECREF(module);

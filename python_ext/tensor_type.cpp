@@ -10,6 +10,7 @@
 #include "dtype_object.h"
 #include "errors.h"
 #include "indexing.h"
+#include "interop.h"
 #include "tensor_new.h"
 #include "wrap.h"
 
@@ -24,7 +25,7 @@ namespace {
 PyTypeObject* tensor_class = &TensorBaseType;
 
 PyObject* tensor_new(PyTypeObject* type, PyObject* args, PyObject* kwargs) {
-  return guarded([&] { return legacy_new(type, kDefaultFloat, args, kwargs); });
+  return guarded(nullptr, [&] { return legacy_new(type, kDefaultFloat, args, kwargs); });
 }
 
 // See Note [Python object slot]. Called when Python drops its last reference:
@@ -92,17 +93,17 @@ int tensor_traverse(PyObject* /*self*/, visitproc /*visit*/, void* /*arg*/) { re
 const Tensor& self_tensor(PyObject* self) { return unpack_tensor(self); }
 
 PyObject* get_shape(PyObject* self, void*) {
-  return guarded([&] { return wrap(self_tensor(self).sizes().vec()); });
+  return guarded(nullptr, [&] { return wrap(self_tensor(self).sizes().vec()); });
 }
 PyObject* get_dtype(PyObject* self, void*) { return Py_NewRef(dtype_object(self_tensor(self).dtype())); }
 PyObject* get_device(PyObject* self, void*) {
-  return guarded([&] { return device_object(self_tensor(self).device()); });
+  return guarded(nullptr, [&] { return device_object(self_tensor(self).device()); });
 }
 PyObject* get_ndim(PyObject* self, void*) { return PyLong_FromLongLong(self_tensor(self).dim()); }
 PyObject* get_is_cuda(PyObject* self, void*) { return PyBool_FromLong(self_tensor(self).device().is_cuda()); }
 PyObject* get_itemsize(PyObject* self, void*) { return PyLong_FromLongLong(self_tensor(self).itemsize()); }
 PyObject* get_base(PyObject* self, void*) {
-  return guarded([&] { return wrap(self_tensor(self).base()); });
+  return guarded(nullptr, [&] { return wrap(self_tensor(self).base()); });
 }
 
 PyGetSetDef tensor_getset[] = {
@@ -117,7 +118,7 @@ PyGetSetDef tensor_getset[] = {
 };
 
 Py_ssize_t tensor_length(PyObject* self) {
-  return guarded([&]() -> Py_ssize_t {
+  return guarded(nullptr, [&]() -> Py_ssize_t {
     const Tensor& t = self_tensor(self);
     WICK_CHECK_TYPE(t.dim() > 0, "len() of a 0-d tensor");
     return Py_ssize_t(t.sizes()[0]);
@@ -139,6 +140,7 @@ PyTypeObject TensorBaseType = [] {
   t.tp_traverse = tensor_traverse;
   t.tp_getset = tensor_getset;
   t.tp_as_mapping = &tensor_as_mapping;
+  t.tp_as_buffer = &tensor_as_buffer;  // python_ext/buffer.cpp
   t.tp_methods = tensor_methods;
   return t;
 }();
@@ -154,7 +156,12 @@ PyObject* wrap_as(PyTypeObject* type, Tensor t) {
     reinterpret_cast<PyTensor*>(obj)->cdata = std::move(t);
     return obj;
   }
-  PyObject* obj = type->tp_alloc(type, 0);
+  // For Python subclasses, object.__new__ allocates: unlike a bare tp_alloc it
+  // also sets up the inline attribute values, without which CPython 3.11 cannot
+  // specialise method lookups on the instance (x.dim() would cost twice as much).
+  static PyObject* const no_args = PyTuple_New(0);
+  PyObject* obj = (type->tp_flags & Py_TPFLAGS_HEAPTYPE) ? PyBaseObject_Type.tp_new(type, no_args, nullptr)
+                                                        : type->tp_alloc(type, 0);
   if (!obj) throw python_error();
   TensorImpl* impl = t.impl();
   new (&reinterpret_cast<PyTensor*>(obj)->cdata) Tensor(std::move(t));

@@ -18,6 +18,9 @@ extern PyTypeObject TensorBaseType;
 
 inline bool is_tensor(PyObject* obj) { return PyObject_TypeCheck(obj, &TensorBaseType); }
 
+// The wick.Tensor wrapped by a Python object known to be one.
+inline const Tensor& unpack_tensor(PyObject* obj) { return reinterpret_cast<PyTensor*>(obj)->cdata; }
+
 // Wraps `t` in its Python object: the one it already has (Note [Python object
 // slot]), else a new instance of wick.Tensor. Undefined tensors wrap as None.
 PyObject* wrap(Tensor t);

@@ -18,11 +18,6 @@ PY_TYPE = {
     "Tensor": "Tensor", "Scalar": "Number", "int": "int", "float": "float", "bool": "bool",
     "ScalarType": "dtype", "Device": "Device", "object": "object",
 }
-# Names used in the .pyi stubs and text signatures.
-ANNOTATION = {
-    "Tensor": "Tensor", "Scalar": "Number", "int": "int", "float": "float", "bool": "bool",
-    "ScalarType": "dtype", "Device": "Device | str", "object": "Any",
-}
 
 OUT_PARAM = Param("out", Type("Tensor", optional=True), "None", kwarg_only=True)
 

@@ -12,13 +12,8 @@ def _pointwise_body(fn: cpp.CppFunction) -> str:
     decl = fn.decl
     impl = decl.impl
     assert isinstance(impl, Pointwise)
-    first = decl.signatures[0]
-    wrapped = [p.name for p in fn.sig.params if p.name in impl.operands and p.type.base == "Scalar"]
-    if wrapped:
-        # A Scalar operand becomes a 0-d "wrapped number" tensor: see Note [Wrapped numbers].
-        args = [f"detail::wrap_scalar({n})" if n in wrapped else n for n in fn.arg_names]
-        assert fn.sig != first
-        return f"return {fn.name}({', '.join(args)});"
+    # A Scalar operand (the `other` of x + 2) is an Operand of its own: a wrapped
+    # number to promotion (Note [Wrapped numbers]), a value on the stack to the kernel.
     target = {"functional": "Tensor out;", "inplace": "Tensor out = self;", "out": "Tensor result = out;"}[fn.form]
     mode = {"functional": "Functional", "inplace": "InPlace", "out": "Out"}[fn.form]
     out_var = "result" if fn.form == "out" else "out"

@@ -6,7 +6,7 @@ from typing import Dict, List, Tuple
 from codegen.api import cpp
 from codegen.api.python import Binding, Overload, arg_kind, bindings, default_spec
 from codegen.dest.common import c_string, render
-from codegen.model import Declaration, Param, PythonImpl, join_params
+from codegen.model import Declaration, Param, PythonImpl
 
 _ACCESSOR = {
     "Tensor": "tensor", "Scalar": "scalar", "Int": "toint", "IntList": "intlist", "Double": "todouble",
@@ -39,6 +39,8 @@ def _case(ov: Overload, index: int) -> str:
         var = f"a{j}"
         ctype = cpp.value_type(p.type)
         ref = "const Tensor&" if ctype == "Tensor" else "PyObject*" if ctype == "PyObject*" else ctype
+        if p.type.is_list:  # the converted ints live here; core sees them as an IntArrayRef
+            ref = "std::optional<DimVector>" if p.type.optional else "DimVector"
         lines.append(f"{ref} {var} = r.{_accessor(p)}({j});")
         names[p.name] = var
     args = [names[p.name] for p in ov.sig.params]
@@ -49,9 +51,14 @@ def _case(ov: Overload, index: int) -> str:
         return "\n".join(lines)
     fn = f"wick::{ov.cpp_function(False)}"
 
+    tensors = [names[p.name] for p in ov.sig.params if p.type.base == "Tensor"]
+
     def unlocked(stmt: str) -> str:
-        """`stmt`, with the GIL released around it if the op says so (see Note [GIL])."""
-        return f"{{ GilRelease nogil; {stmt} }}" if ov.decl.releases_gil else stmt
+        """`stmt`, with the GIL released around it when the op says so and has work (Note [GIL])."""
+        if not ov.decl.releases_gil:
+            return stmt
+        worth = f"worth_releasing({{{', '.join('&' + t for t in tensors)}}})" if tensors else ""
+        return f"{{ GilRelease nogil{'(' + worth + ')' if worth else ''}; {stmt} }}"
 
     if ov.has_out:
         out_index = len(ov.params) - 1
@@ -75,18 +82,54 @@ def _case(ov: Overload, index: int) -> str:
 
 
 def _text_signature(b: Binding) -> str:
-    """`add($self, other, /, *, alpha=1)` for inspect.signature, when there is one overload."""
-    (ov,) = b.overloads
-    first = "$self" if b.method else "$module"
-    rest = join_params(ov.params, lambda p: p.name + ("" if p.default is None else f"={p.default}"))
-    return f"{b.name}({first}{', ' + rest if rest else ''})\n--\n\n"
+    """The first docstring line inspect.signature reads: `add($self, other, *, alpha=1)\\n--\\n\\n`.
+
+    With several overloads it admits every call that one of them accepts. The
+    leading positions that hold the same name in every overload having them
+    (and that name nowhere else) stay positional; past the first position where
+    names differ (to(dtype) / to(device) / to(other)) come `*args` and every
+    other name as keyword-only. A parameter missing from some overload, or whose
+    defaults differ between overloads, defaults to None.
+    """
+    overloads = [ov.params for ov in b.overloads]
+    positional = [[p.name for p in params if not p.kwarg_only] for params in overloads]
+    slots: Dict[str, set[int]] = {}
+    for names in positional:
+        for i, name in enumerate(names):
+            slots.setdefault(name, set()).add(i)
+    width = max(len(names) for names in positional)
+    prefix: List[str] = []
+    for i in range(width):
+        here = {names[i] for names in positional if len(names) > i}
+        if len(here) != 1 or slots[next(iter(here))] != {i}:
+            break
+        prefix.append(next(iter(here)))
+    varargs = len(prefix) < width
+    keyword = [name for name in dict.fromkeys(p.name for params in overloads for p in params) if name not in prefix]
+
+    def shown(name: str, needs_default: bool) -> str:
+        found = [next((p for p in params if p.name == name), None) for params in overloads]
+        defaults = {p.default for p in found if p is not None}
+        if None in found or len(defaults) > 1 or (needs_default and defaults == {None}):
+            return f"{name}=None"
+        (default,) = defaults
+        return name if default is None else f"{name}={default}"
+
+    parts = ["$self" if b.method else "$module"]
+    for name in prefix:  # once one has a default, the later ones need one too
+        parts.append(shown(name, needs_default="=" in parts[-1]))
+    if varargs or keyword:
+        parts.append("*args" if varargs else "*")
+    parts.extend(shown(name, needs_default=varargs and name in slots) for name in keyword)
+    return f"{b.name}({', '.join(parts)})\n--\n\n"
 
 
 def _doc(b: Binding) -> str:
+    """The text signature, the declaration's doc and, with several overloads, each of them."""
     if len(b.overloads) == 1:
         return _text_signature(b) + b.doc
     sigs = "\n".join(f"    {b.name}{ov.text}" for ov in b.overloads)
-    return f"{b.doc}\n\nOverloads:\n{sigs}"
+    return f"{_text_signature(b)}{b.doc}\n\nOverloads:\n{sigs}"
 
 
 def _binding(b: Binding) -> Dict[str, object]:

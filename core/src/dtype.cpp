@@ -5,11 +5,6 @@
 
 namespace wick {
 
-int itemsize(DType d) {
-  static constexpr int kSizes[kNumDTypes] = {1, 1, 1, 2, 4, 8, 2, 2, 4, 8};
-  return kSizes[int(d)];
-}
-
 const char* dtype_name(DType d) {
   static constexpr const char* kNames[kNumDTypes] = {
       "bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16", "float32", "float64"};

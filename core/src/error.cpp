@@ -1,4 +1,5 @@
 // core/src/error.cpp: internal assertions and the per-thread warning handler.
+#include <atomic>
 #include <cstdio>
 
 #include "wick/error.h"
@@ -22,12 +23,15 @@ class StderrWarningHandler : public WarningHandler {
   }
 };
 
-StderrWarningHandler default_handler;
+StderrWarningHandler stderr_handler;
+std::atomic<WarningHandler*> default_handler{&stderr_handler};
 thread_local WarningHandler* current_handler = nullptr;
 
 }  // namespace
 
-WarningHandler* warning_handler() { return current_handler ? current_handler : &default_handler; }
+WarningHandler* warning_handler() { return current_handler ? current_handler : default_handler.load(); }
+
+void set_default_warning_handler(WarningHandler* h) { default_handler.store(h ? h : &stderr_handler); }
 
 WarningHandler* set_warning_handler(WarningHandler* h) {
   WarningHandler* previous = current_handler;

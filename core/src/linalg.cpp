@@ -102,9 +102,9 @@ Tensor mv_out(const Tensor& out, const Tensor& self, const Tensor& vec) {
              self.dim(), "-D and ", vec.dim(), "-D");
   WICK_CHECK(self.sizes()[1] == vec.sizes()[0], "mv(): size mismatch, got matrix ", self.sizes()[0], "x",
              self.sizes()[1], " and vector ", vec.sizes()[0]);
-  Tensor result = empty({self.sizes()[0], 1}, self.dtype(), self.device());
-  matmul_into(result, self, unsqueeze(vec, 1));
-  return finish("mv", out, squeeze(result, 1));
+  Tensor result = empty({self.sizes()[0]}, self.dtype(), self.device());
+  matmul_into(unsqueeze(result, 1), self, unsqueeze(vec, 1));  // an (n x 1) view of the result
+  return finish("mv", out, result);
 }
 
 Tensor addmv_out(const Tensor& out, const Tensor& self, const Tensor& mat, const Tensor& vec,

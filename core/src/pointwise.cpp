@@ -5,6 +5,7 @@
 #include <string>
 
 #include "wick/core_ops.h"
+#include "wick/dispatch.h"
 #include "wick/ops.h"
 
 namespace wick {
@@ -19,12 +20,13 @@ std::optional<DType> combine(std::optional<DType> higher, std::optional<DType> l
   return higher;
 }
 
-DType result_type(ArrayRef<Tensor> inputs) {
+DType result_type(ArrayRef<Operand> inputs) {
   std::optional<DType> dimensioned, zero_dim, wrapped;
-  for (const Tensor& t : inputs) {
-    std::optional<DType>* slot = t.impl()->is_wrapped_number() ? &wrapped : t.dim() == 0 ? &zero_dim : &dimensioned;
-    DType d = t.dtype();
-    if (t.impl()->is_wrapped_number() && is_floating(d)) d = kDefaultFloat;
+  for (const Operand& in : inputs) {
+    const bool is_wrapped = in.scalar || in.tensor->impl()->is_wrapped_number();
+    DType d = in.scalar ? in.scalar->natural_dtype() : in.tensor->dtype();
+    if (is_wrapped && is_floating(d)) d = kDefaultFloat;
+    std::optional<DType>* slot = is_wrapped ? &wrapped : in.tensor->dim() == 0 ? &zero_dim : &dimensioned;
     *slot = *slot ? promote_types(**slot, d) : d;
   }
   return *combine(dimensioned, combine(zero_dim, wrapped));
@@ -40,16 +42,78 @@ std::string supported_dtypes(const PointwiseFn* table) {
 
 bool same_geometry(const Tensor& a, const Tensor& b) {
   return a.storage() == b.storage() && a.storage_offset() == b.storage_offset() && a.dtype() == b.dtype() &&
-         a.sizes().vec() == b.sizes().vec() && a.strides().vec() == b.strides().vec();
+         a.sizes() == b.sizes() && a.strides() == b.strides();
+}
+
+// Reading `in` while writing `out` is safe: the same elements, or none in common.
+bool safe_alias(const Tensor& in, const Tensor& out) {
+  return in.is_same(out) || same_geometry(in, out) || !detail::may_overlap(in, out);
+}
+
+// Note [Pointwise fast path]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~
+// Most calls are on CPU tensors that are contiguous, of one shape and already
+// of the compute dtype, with Python numbers for the other operands. Those need
+// no broadcasting, no conversion and no coalescing: the kernel runs over one
+// flat run, a Python number being a value on the stack read with stride 0.
+// The rules are the same as on the general path; only the work is less.
+bool run_fast(Tensor& out, OutMode mode, ArrayRef<Operand> inputs, ArrayRef<Scalar> scalars, DType compute,
+              DType result_dtype, PointwiseFn kernel) {
+  const Tensor* first = nullptr;
+  for (const Operand& in : inputs) {
+    if (!in.tensor) continue;
+    const Tensor& t = *in.tensor;
+    if (!t.device().is_cpu() || t.dtype() != compute || !t.is_contiguous()) return false;
+    if (!first) first = &t;
+    else if (t.sizes() != first->sizes()) return false;
+  }
+  if (mode == OutMode::Functional) {
+    if (!first) return false;
+    out = empty(first->sizes(), result_dtype, kCPU);
+  } else {
+    if (!out.device().is_cpu() || out.dtype() != result_dtype || !out.is_contiguous()) return false;
+    if (first && out.sizes() != first->sizes()) return false;
+    for (const Operand& in : inputs) {
+      if (in.tensor && !safe_alias(*in.tensor, out)) return false;
+    }
+  }
+  const int n = int(inputs.size()) + 1;
+  char* data[TensorIter::kMaxOperands];
+  int64_t strides[TensorIter::kMaxOperands];
+  DType dtypes[TensorIter::kMaxOperands];
+  alignas(8) char values[TensorIter::kMaxOperands][8];  // the Python numbers, as `compute`
+  data[0] = out.data_ptr();
+  strides[0] = itemsize(result_dtype);
+  dtypes[0] = result_dtype;
+  for (int k = 1; k < n; ++k) {
+    const Operand& in = inputs[size_t(k - 1)];
+    dtypes[k] = compute;
+    if (in.tensor) {
+      data[k] = in.tensor->data_ptr();
+      strides[k] = itemsize(compute);
+    } else {
+      dispatch(compute, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        *reinterpret_cast<T*>(values[k]) = in.scalar->template to<T>();
+      });
+      data[k] = values[k];
+      strides[k] = 0;
+    }
+  }
+  TensorIter iter(out.numel(), n, data, strides, dtypes, kCPU);
+  if (iter.numel() > 0) kernel(iter, scalars.data());
+  return true;
 }
 
 }  // namespace
 
 namespace detail {
 
-Tensor& pointwise(const PointwiseOp& op, Tensor& out, OutMode mode, ArrayRef<Tensor> inputs,
+Tensor& pointwise(const PointwiseOp& op, Tensor& out, OutMode mode, ArrayRef<Operand> inputs,
                   ArrayRef<Scalar> scalars) {
-  for (const Tensor& t : inputs) WICK_CHECK_VALUE(t.defined(), op.name, "(): expected a tensor, got None");
+  for (const Operand& in : inputs) {
+    WICK_CHECK_VALUE(!in.tensor || in.tensor->defined(), op.name, "(): expected a tensor, got None");
+  }
   WICK_CHECK_VALUE(mode == OutMode::Functional || out.defined(), op.name, "(): out= is None");
 
   // Dtypes.
@@ -57,19 +121,6 @@ Tensor& pointwise(const PointwiseOp& op, Tensor& out, OutMode mode, ArrayRef<Ten
   DType compute = common;
   if (op.promotion == Promotion::IntToFloat && !is_floating(compute)) compute = kDefaultFloat;
   const DType result_dtype = op.bool_output ? DType::Bool : compute;
-
-  // Shape and device: CPU 0-d tensors may join operands on any device.
-  DimVector shape = inputs.empty() ? out.sizes().vec() : inputs[0].sizes().vec();
-  std::optional<Device> device;
-  for (const Tensor& t : inputs) {
-    shape = broadcast_shapes(op.name, shape, t.sizes());
-    if (t.dim() == 0 && t.device().is_cpu()) continue;
-    WICK_CHECK(!device || *device == t.device(), op.name, "(): expected all tensors on one device, got ",
-               device->str(), " and ", t.device().str());
-    device = t.device();
-  }
-  if (!device) device = mode == OutMode::Functional ? (inputs.empty() ? kCPU : inputs[0].device()) : out.device();
-
   // A constant is cast to the compute dtype; with integer tensors a float one
   // would silently truncate (alpha=0.5 becoming 0), so it is refused, as in PyTorch.
   for (size_t i = 0; i < scalars.size() && !inputs.empty(); ++i) {
@@ -78,22 +129,41 @@ Tensor& pointwise(const PointwiseOp& op, Tensor& out, OutMode mode, ArrayRef<Ten
                     " must not be a floating point number");
   }
 
+  // The device: CPU 0-d tensors and Python numbers may join operands on any device.
+  std::optional<Device> device;
+  for (const Operand& in : inputs) {
+    if (!in.tensor) continue;
+    const Tensor& t = *in.tensor;
+    if (t.dim() == 0 && t.device().is_cpu()) continue;
+    WICK_CHECK(!device || *device == t.device(), op.name, "(): expected all tensors on one device, got ",
+               device->str(), " and ", t.device().str());
+    device = t.device();
+  }
+  if (!device) device = mode == OutMode::Functional ? kCPU : out.device();
+
   const PointwiseFn* table = device->is_cuda() ? op.kernels->cuda : op.kernels->cpu;
   const PointwiseFn kernel = table[int(compute)];
   WICK_CHECK_TYPE(kernel, op.name, "(): not supported for dtype ", dtype_name(compute), " on ",
                   device->is_cuda() ? "cuda" : "cpu", " (supported: ", supported_dtypes(table), ")");
+  if (device->is_cpu() && run_fast(out, mode, inputs, scalars, compute, result_dtype, kernel)) return out;
 
-  // The output.
+  // The general path: broadcast shapes, then the output.
+  DimVector shape = inputs.empty() ? out.sizes().vec() : DimVector();
+  for (const Operand& in : inputs) {
+    if (in.tensor) shape = broadcast_shapes(op.name, shape, in.tensor->sizes());
+  }
   switch (mode) {
     case OutMode::Functional:
       out = empty(shape, result_dtype, *device);
       break;
     case OutMode::InPlace:
-      WICK_CHECK(out.sizes().vec() == shape, op.name, "_(): output with shape ", shape_str(out.sizes()),
+      // The inputs (self among them) broadcast together to exactly self's shape.
+      WICK_CHECK(broadcasts_to(shape, out.sizes()), op.name, "_(): output with shape ", shape_str(out.sizes()),
                  " doesn't match the broadcast shape ", shape_str(shape));
+      shape = out.sizes().vec();
       break;
     case OutMode::Out:
-      if (out.sizes().vec() != shape) prepare_out(op.name, out, shape, out.dtype(), out.device());
+      if (out.sizes() != IntArrayRef(shape)) prepare_out(op.name, out, shape, out.dtype(), out.device());
       break;
   }
   WICK_CHECK(out.device() == *device, op.name, "(): expected the output on ", device->str(), ", got ",
@@ -113,10 +183,10 @@ Tensor& pointwise(const PointwiseOp& op, Tensor& out, OutMode mode, ArrayRef<Ten
   operands[0] = target;
   WICK_INTERNAL_ASSERT(inputs.size() < size_t(TensorIter::kMaxOperands), "too many operands");
   for (size_t i = 0; i < inputs.size(); ++i) {
-    Tensor t = inputs[i];
+    Tensor t = inputs[i].tensor ? *inputs[i].tensor : scalar_tensor(*inputs[i].scalar, compute);
     if (t.dtype() != compute) t = to(t, compute);
     if (t.device() != *device) t = to(t, *device);
-    if (!same_geometry(t, target) && may_overlap(t, target)) t = clone(t);
+    if (!safe_alias(t, target)) t = clone(t);
     operands[i + 1] = std::move(t);
   }
   TensorIter iter(ArrayRef<Tensor>(operands, inputs.size() + 1));

@@ -174,7 +174,7 @@ Tensor prepare_out(const char* op, const Tensor& out, IntArrayRef sizes, DType d
                   " but got ", dtype_name(out.dtype()));
   WICK_CHECK(out.device() == device, op, "(): expected out= on ", device.str(), " but it is on ",
              out.device().str());
-  if (out.sizes().vec() != sizes.vec()) {
+  if (out.sizes() != sizes) {
     if (out.numel() != 0) {
       warn(op, "(): an output with one or more elements was resized since it had shape ",
            shape_str(out.sizes()), ", which does not match the required output shape ", shape_str(sizes),
@@ -186,7 +186,7 @@ Tensor prepare_out(const char* op, const Tensor& out, IntArrayRef sizes, DType d
 }
 
 Tensor assign_inplace(const char* op, const Tensor& self, const Tensor& result) {
-  WICK_CHECK(self.sizes().vec() == result.sizes().vec(), op, "(): output with shape ",
+  WICK_CHECK(self.sizes() == result.sizes(), op, "(): output with shape ",
              shape_str(self.sizes()), " doesn't match the result shape ", shape_str(result.sizes()));
   WICK_CHECK(can_cast(result.dtype(), self.dtype()), op, "(): result type ", dtype_type_name(result.dtype()),
              " can't be cast to the desired output type ", dtype_type_name(self.dtype()));

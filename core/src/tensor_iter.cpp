@@ -3,58 +3,65 @@
 
 namespace wick {
 
+TensorIter::TensorIter(int64_t numel, int noperands, char* const* data, const int64_t* strides,
+                       const DType* dtypes, Device device)
+    : noperands_(noperands), ndim_(1), numel_(numel), device_(device) {
+  WICK_INTERNAL_ASSERT(noperands >= 1 && noperands <= kMaxOperands, "bad operand count ", noperands);
+  shape_[0] = numel;
+  for (int k = 0; k < noperands; ++k) {
+    data_[size_t(k)] = data[k];
+    strides_[size_t(k)] = strides[k];
+    dtypes_[size_t(k)] = dtypes[k];
+  }
+}
+
 TensorIter::TensorIter(ArrayRef<Tensor> tensors) : noperands_(int(tensors.size())) {
   WICK_INTERNAL_ASSERT(noperands_ >= 1 && noperands_ <= kMaxOperands, "bad operand count ", noperands_);
   const Tensor& out = tensors[0];
   device_ = out.device();
   const size_t ndim = size_t(out.dim());
-  // Innermost dim first; broadcast dims get stride 0.
-  DimVector shape(ndim);
-  std::vector<int64_t> strides(ndim * size_t(noperands_));
-  for (size_t i = 0; i < ndim; ++i) shape[i] = out.sizes()[ndim - 1 - i];
   for (int k = 0; k < noperands_; ++k) {
-    const Tensor& t = tensors[size_t(k)];
-    data_[size_t(k)] = t.data_ptr();
-    dtypes_[size_t(k)] = t.dtype();
-    const size_t tdim = size_t(t.dim());
-    WICK_INTERNAL_ASSERT(tdim <= ndim, "operand ", k, " has more dims than the output");
-    for (size_t i = 0; i < ndim; ++i) {
-      int64_t stride = 0;
-      if (i < tdim) {
-        const int64_t size = t.sizes()[tdim - 1 - i];
-        WICK_INTERNAL_ASSERT(size == shape[i] || size == 1, "operand ", k, " does not broadcast");
-        stride = size == 1 ? 0 : t.strides()[tdim - 1 - i] * t.itemsize();
-      }
-      strides[i * size_t(noperands_) + size_t(k)] = stride;
-    }
+    data_[size_t(k)] = tensors[size_t(k)].data_ptr();
+    dtypes_[size_t(k)] = tensors[size_t(k)].dtype();
+    WICK_INTERNAL_ASSERT(tensors[size_t(k)].dim() <= out.dim(), "operand ", k, " has more dims than the output");
   }
-  numel_ = 1;
-  for (int64_t s : shape) numel_ *= s;
-
-  // Coalesce: merge dim i+1 into dim i wherever every operand steps through
-  // both as through one dim, and drop dims of size 1.
-  shape_.clear();
-  strides_.clear();
+  numel_ = out.numel();
+  // Walk dims innermost first. Each dim of size > 1 either merges into the
+  // previous kept dim, when every operand steps through both as through one,
+  // or becomes a new one; broadcast dims get stride 0.
+  int64_t step[kMaxOperands];
   for (size_t i = 0; i < ndim; ++i) {
-    if (shape[i] == 1) continue;
-    const int64_t* s = &strides[i * size_t(noperands_)];
-    if (!shape_.empty()) {
-      const size_t last = shape_.size() - 1;
-      bool mergeable = true;
-      for (int k = 0; k < noperands_; ++k) {
-        mergeable = mergeable && s[k] == strides_[last * size_t(noperands_) + size_t(k)] * shape_[last];
+    const int64_t size = out.sizes()[ndim - 1 - i];
+    if (size == 1) continue;
+    for (int k = 0; k < noperands_; ++k) {
+      const Tensor& t = tensors[size_t(k)];
+      const size_t tdim = size_t(t.dim());
+      step[k] = 0;
+      if (i < tdim) {
+        const int64_t tsize = t.sizes()[tdim - 1 - i];
+        WICK_INTERNAL_ASSERT(tsize == size || tsize == 1, "operand ", k, " does not broadcast");
+        if (tsize != 1) step[k] = t.strides()[tdim - 1 - i] * t.itemsize();
       }
+    }
+    if (ndim_ > 0) {
+      const int64_t* last = strides(ndim_ - 1);
+      bool mergeable = true;
+      for (int k = 0; k < noperands_; ++k) mergeable = mergeable && step[k] == last[k] * shape_[size_t(ndim_ - 1)];
       if (mergeable) {
-        shape_[last] *= shape[i];
+        shape_[size_t(ndim_ - 1)] *= size;
         continue;
       }
     }
-    shape_.push_back(shape[i]);
-    strides_.insert(strides_.end(), s, s + noperands_);
+    WICK_CHECK_KIND(NotImplementedError, ndim_ < kMaxDims, "elementwise operations on tensors whose layout "
+                    "cannot be reduced to at most ", kMaxDims, " dims are not supported");
+    shape_[size_t(ndim_)] = size;
+    for (int k = 0; k < noperands_; ++k) strides_[size_t(ndim_ * noperands_ + k)] = step[k];
+    ++ndim_;
   }
-  if (numel_ == 0) {
-    shape_.assign(1, 0);
-    strides_.assign(size_t(noperands_), 0);
+  if (ndim_ == 0 || numel_ == 0) {  // one element, or none
+    ndim_ = 1;
+    shape_[0] = numel_;
+    for (int k = 0; k < noperands_; ++k) strides_[size_t(k)] = 0;
   }
 }
 

@@ -80,7 +80,11 @@ Tensor reshape(const Tensor& self, IntArrayRef shape) {
   if (std::optional<DimVector> strides = view_strides(self.sizes(), self.strides(), sizes)) {
     return make_view(self, std::move(sizes), std::move(*strides), self.storage_offset());
   }
-  return view(clone(self), sizes);
+  // No view fits: a fresh contiguous copy, which is nobody's view.
+  Tensor copy = clone(self);
+  DimVector strides = contiguous_strides(sizes);
+  copy.impl()->set_geometry(copy.storage(), std::move(sizes), std::move(strides), 0);
+  return copy;
 }
 
 Tensor transpose(const Tensor& self, int64_t dim0, int64_t dim1) {

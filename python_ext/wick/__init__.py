@@ -11,6 +11,7 @@ from wick._C import (  # noqa: F401  (re-exported)
 )
 from wick._function_names import FUNCTIONS as _FUNCTIONS
 from wick._tensor import Tensor
+from wick._C import from_dlpack, from_numpy
 from wick._legacy import (  # noqa: F401
     BFloat16Tensor, BoolTensor, ByteTensor, CharTensor, DoubleTensor, FloatTensor, HalfTensor, IntTensor,
     LongTensor, ShortTensor,
@@ -26,4 +27,4 @@ del _name
 half, float, double = float16, float32, float64
 short, int, long = int16, int32, int64
 
-__all__ = ["Tensor", "dtype", "device", *_FUNCTIONS]
+__all__ = ["Tensor", "dtype", "device", "from_dlpack", "from_numpy", *_FUNCTIONS]

@@ -101,14 +101,72 @@ class Tensor(_C.TensorBase):
     def T(self):
         return self.permute(tuple(range(self.dim() - 1, -1, -1)))
 
-    # Conversions that go through Python lists: correct, though not zero-copy.
-    def __array__(self, dtype=None):
+    # NumPy and DLPack see the tensor's own memory: nothing here copies unless asked
+    # (python_ext/buffer.cpp and dlpack.cpp hold the lifetime rules).
+    def numpy(self, *, force=False):
+        """numpy(*, force=False) -> numpy.ndarray
+
+        An ndarray over the tensor's memory, without a copy: writes to either show in
+        the other. CPU tensors only (force=True copies a CUDA tensor to the CPU first);
+        NumPy has no bfloat16, so convert such a tensor with .to(wick.float32).
+        """
         import numpy
 
-        name = "float32" if self.dtype is _C.bfloat16 else repr(self.dtype).split(".")[1]
-        array = numpy.array(self.tolist(), dtype=name).reshape(self.shape)
-        return array if dtype is None else array.astype(dtype)
+        t = self.cpu() if force and self.is_cuda else self
+        if t.is_cuda:
+            raise TypeError(f"can't convert {t.device} device type tensor to numpy. "
+                            "Use Tensor.cpu() to copy the tensor to host memory first.")
+        if t.dtype is _C.bfloat16:
+            raise TypeError("can't convert a bfloat16 tensor to numpy: NumPy has no bfloat16. "
+                            "Convert it first with .to(wick.float32).")
+        return numpy.asarray(memoryview(t))
 
+    def __array__(self, dtype=None, copy=None):
+        import numpy
+
+        array = self.numpy()
+        if dtype is not None and numpy.dtype(dtype) != array.dtype:
+            if copy is False:
+                raise ValueError(f"Unable to avoid copy while creating an array as requested: "
+                                 f"a {self.dtype} tensor as numpy.{numpy.dtype(dtype)} needs a conversion")
+            return array.astype(dtype)
+        return array.copy() if copy else array
+
+    def __dlpack__(self, stream=None, *, max_version=None, dl_device=None, copy=None):
+        """__dlpack__(stream=None, *, max_version=None, dl_device=None, copy=None) -> capsule
+
+        The tensor as a DLPack capsule sharing its memory: the versioned kind
+        ("dltensor_versioned", DLPack 1.0) when max_version allows major version 1, else
+        the legacy "dltensor". copy=True exports a copy; dl_device=(1, 0) copies a CUDA
+        tensor to the CPU unless copy=False. Wick runs CUDA kernels on the legacy default
+        stream, which orders them before work on any blocking stream the consumer names.
+        """
+        for name, value in (("max_version", max_version), ("dl_device", dl_device)):
+            if value is not None and not (isinstance(value, tuple) and len(value) == 2
+                                          and all(isinstance(v, int) for v in value)):
+                raise TypeError(f"__dlpack__(): {name} must be a tuple of two ints, got {value!r}")
+        if self.is_cuda:
+            if stream is not None and (not isinstance(stream, int) or stream == 0 or stream < -1):
+                raise ValueError(f"__dlpack__(): stream must be None, -1 or a CUDA stream (never 0), got {stream!r}")
+        elif stream is not None:
+            raise ValueError(f"__dlpack__(): stream must be None for a CPU tensor, got {stream!r}")
+        versioned = max_version is not None and max_version[0] >= 1
+        source, copied = self, False
+        if dl_device is not None and tuple(dl_device) != self.__dlpack_device__():
+            if tuple(dl_device) != (1, 0) or copy is False:
+                raise BufferError(f"__dlpack__(): a {self.device} tensor cannot be exported to DLPack device "
+                                  f"{tuple(dl_device)}" + (" without a copy" if copy is False else ""))
+            source, copied = self.cpu(), True
+        if copy and not copied:
+            source, copied = self.clone(), True
+        return _C._to_dlpack(source, versioned, copied)
+
+    def __dlpack_device__(self):
+        """(device_type, device_id) as DLPack numbers them: (1, 0) for the CPU, (2, n) for cuda:n."""
+        device = self.device
+        return (2, device.index) if device.type == "cuda" else (1, 0)
+
+    # Pickling goes through Python lists: correct, though not zero-copy.
     def __reduce_ex__(self, protocol):
         return _rebuild, (self.tolist(), self.dtype, tuple(self.shape), self.__dict__)
 

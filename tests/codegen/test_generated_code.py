@@ -47,9 +47,10 @@ def _misplaced_pointwise_arguments(ops_cpp: str) -> List[str]:
     problems = []
     for name, params, body in _definitions(ops_cpp):
         for call in _POINTWISE_CALL.finditer(body):
-            for group, wanted in (("inputs", "const Tensor&"), ("scalars", "const Scalar&")):
+            # Operands are Tensors, or Scalars in the Scalar overloads (x + 2); constants are Scalars.
+            for group, wanted in (("inputs", ("const Tensor&", "const Scalar&")), ("scalars", ("const Scalar&",))):
                 for arg in filter(None, call[group].split(", ")):
-                    if params.get(arg) != wanted:
+                    if params.get(arg) not in wanted:
                         problems.append(f"{name}({', '.join(f'{t} {n}' for n, t in params.items())}) "
                                         f"passes {arg} among the {group}")
     return problems
@@ -63,7 +64,7 @@ def _undeclared_calls(ops_cpp: str, ops_h: str) -> List[str]:
 
 @pytest.mark.parametrize("which", sorted(DECLARATION_SETS))
 def test_pointwise_bodies_pass_tensors_and_scalars_apart(which, run_codegen, tmp_path) -> None:
-    """In ops.cpp, detail::pointwise gets Tensor parameters as inputs and Scalar ones as constants."""
+    """In ops.cpp, detail::pointwise gets operands (Tensors or Scalars) as inputs and Scalars as constants."""
     out = _generate(run_codegen, tmp_path, DECLARATION_SETS[which])
     assert out is not None
     ops_cpp = (out / "core" / "ops.cpp").read_text(encoding="utf-8")

@@ -95,7 +95,7 @@ def test_every_generated_file_is_stamped(run_codegen, tmp_path: Path) -> None:
         m = _STAMP.fullmatch(first)
         assert m, f"{relpath}: first line {first!r} is not the @generated stamp"
         assert (TEMPLATES / m["template"]).is_file(), f"{relpath}: stamp names a missing template"
-        comment = "#" if relpath.endswith(".py") else "//"
+        comment = "#" if relpath.endswith((".py", ".pyi")) else "//"
         assert first.startswith(comment + " "), f"{relpath}: stamp is not a {comment} comment"
 
 

@@ -81,6 +81,13 @@ def test_core_errors_become_python_exceptions(x, call, exc, match):
         call(x)
 
 
+def test_core_messages_name_the_op(x):
+    with pytest.raises(IndexError, match=r"^transpose\(\): Dimension out of range"):
+        x.transpose(0, 5)
+    with pytest.raises(RuntimeError, match=r"^view\(\): shape '\[2\]' is invalid"):
+        x.view(2)
+
+
 def test_out_resize_warns_and_warnings_can_be_errors(x):
     out = wick.empty(5)
     with pytest.warns(UserWarning, match="was resized"):

@@ -1,12 +1,18 @@
 // core/include/wick/array_ref.h: a non-owning view of a contiguous run of values.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
 #include <vector>
 
+#include "wick/small_vector.h"
+
 namespace wick {
+
+// Sizes and strides: six dims inline, more on the heap.
+using DimVector = SmallVector<int64_t, 6>;
 
 template <typename T>
 class ArrayRef {
@@ -14,6 +20,8 @@ class ArrayRef {
   ArrayRef() = default;
   ArrayRef(const T* data, size_t size) : data_(data), size_(size) {}
   ArrayRef(const std::vector<T>& v) : data_(v.data()), size_(v.size()) {}
+  template <size_t N>
+  ArrayRef(const SmallVector<T, N>& v) : data_(v.data()), size_(v.size()) {}
   // Only for arguments: the list lives until the end of the full expression.
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Winit-list-lifetime"
@@ -30,7 +38,12 @@ class ArrayRef {
   bool empty() const { return size_ == 0; }
   const T& operator[](size_t i) const { return data_[i]; }
   const T& back() const { return data_[size_ - 1]; }
-  std::vector<T> vec() const { return std::vector<T>(begin(), end()); }
+  SmallVector<T, 6> vec() const { return SmallVector<T, 6>(begin(), end()); }
+
+  friend bool operator==(ArrayRef a, ArrayRef b) {
+    return a.size_ == b.size_ && std::equal(a.begin(), a.end(), b.begin());
+  }
+  friend bool operator!=(ArrayRef a, ArrayRef b) { return !(a == b); }
 
  private:
   const T* data_ = nullptr;
@@ -38,6 +51,5 @@ class ArrayRef {
 };
 
 using IntArrayRef = ArrayRef<int64_t>;
-using DimVector = std::vector<int64_t>;
 
 }  // namespace wick

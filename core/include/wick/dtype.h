@@ -58,7 +58,10 @@ constexpr bool is_integral(DType d, bool include_bool) {
   return d < DType::Float16 && (include_bool || d != DType::Bool);
 }
 
-int itemsize(DType d);
+constexpr int itemsize(DType d) {
+  constexpr int kSizes[kNumDTypes] = {1, 1, 1, 2, 4, 8, 2, 2, 4, 8};
+  return kSizes[int(d)];
+}
 // PyTorch's spelling: "float32", "int64", ...
 const char* dtype_name(DType d);
 // PyTorch's ScalarType spelling, used in error messages: "Float", "Long", ...

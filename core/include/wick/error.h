@@ -77,9 +77,9 @@ template <typename E, typename... Args>
                                            ::wick::detail::str_cat("", ##__VA_ARGS__)); \
   } while (0)
 
-// Warnings go to the handler installed on the current thread; the default one
-// prints to stderr. The Python layer installs one per call that queues them
-// and re-raises them as Python warnings once it holds the GIL again.
+// Warnings go to the handler installed on the current thread, else to the
+// process-wide default, which prints to stderr until a binding replaces it
+// (the Python layer queues them and issues Python warnings; Note [Error translation]).
 enum class WarningKind { User, Deprecation };
 
 class WarningHandler {
@@ -91,6 +91,8 @@ class WarningHandler {
 WarningHandler* warning_handler();
 // Installs `h` for the current thread (nullptr restores the default) and returns the previous one.
 WarningHandler* set_warning_handler(WarningHandler* h);
+// Replaces the process-wide default handler (nullptr: print to stderr).
+void set_default_warning_handler(WarningHandler* h);
 
 template <typename... Args>
 void warn(const Args&... args) {

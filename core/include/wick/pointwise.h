@@ -26,12 +26,22 @@ enum class OutMode : uint8_t {
   Out,         // `out=` given by the caller; resized (with a warning) if its shape differs
 };
 
+// An input of a pointwise op: a tensor, or a Python number given where a
+// tensor goes (x + 2), which promotes as a wrapped number (Note [Wrapped numbers]).
+struct Operand {
+  Operand(const Tensor& t) : tensor(&t) {}  // NOLINT: implicit by design
+  Operand(const Scalar& s) : scalar(&s) {}  // NOLINT
+  const Tensor* tensor = nullptr;
+  const Scalar* scalar = nullptr;
+};
+
 namespace detail {
 
 // Promotes, broadcasts, allocates or checks the output, resolves aliasing
 // between output and inputs, and runs the kernel for the compute dtype on the
-// operands' device. Returns `out`. See Note [TensorIter layout].
-Tensor& pointwise(const PointwiseOp& op, Tensor& out, OutMode mode, ArrayRef<Tensor> inputs,
+// operands' device. Returns `out`. See Note [TensorIter layout] and
+// Note [Pointwise fast path].
+Tensor& pointwise(const PointwiseOp& op, Tensor& out, OutMode mode, ArrayRef<Operand> inputs,
                   ArrayRef<Scalar> scalars);
 
 }  // namespace detail

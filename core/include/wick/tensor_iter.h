@@ -8,6 +8,7 @@
 // contiguous operation of any rank is one dim of numel elements. Strides are
 // in bytes. Kernels see only this struct: promotion, broadcasting, output
 // allocation and aliasing were settled when it was built (pointwise.cpp).
+// It holds everything inline: building one allocates nothing.
 #pragma once
 
 #include <array>
@@ -21,15 +22,20 @@ namespace wick {
 class TensorIter {
  public:
   static constexpr int kMaxOperands = 6;
+  static constexpr int kMaxDims = 16;  // after coalescing; NotImplementedError beyond
 
   // Operands must already share one shape up to broadcasting (stride 0 dims).
   // `tensors[0]` is the output and fixes the shape.
   explicit TensorIter(ArrayRef<Tensor> tensors);
+  // One run of `numel` elements: operand k starts at data[k] and steps by
+  // strides[k] bytes (0 for an operand that is one value for every element).
+  TensorIter(int64_t numel, int noperands, char* const* data, const int64_t* strides, const DType* dtypes,
+             Device device);
 
   int noperands() const { return noperands_; }
-  int ndim() const { return int(shape_.size()); }
+  int ndim() const { return ndim_; }
   int64_t numel() const { return numel_; }
-  const DimVector& shape() const { return shape_; }  // innermost first
+  IntArrayRef shape() const { return IntArrayRef(shape_.data(), size_t(ndim_)); }  // innermost first
   char* data(int operand) const { return data_[size_t(operand)]; }
   // Strides in bytes of every operand along `dim`: strides(dim)[operand].
   const int64_t* strides(int dim) const { return &strides_[size_t(dim * noperands_)]; }
@@ -42,17 +48,16 @@ class TensorIter {
   void for_each(Loop&& loop) const {
     std::array<char*, kMaxOperands> ptr = data_;
     if (numel_ == 0) return;
-    if (ndim() <= 1) {
-      static const int64_t kZero[kMaxOperands] = {};
-      loop(ptr.data(), ndim() == 0 ? kZero : strides(0), ndim() == 0 ? 1 : shape_[0]);
+    if (ndim_ == 1) {
+      loop(ptr.data(), strides(0), shape_[0]);
       return;
     }
-    DimVector counter(shape_.size(), 0);
+    std::array<int64_t, kMaxDims> counter{};
     const int64_t inner = shape_[0];
     for (;;) {
       loop(ptr.data(), strides(0), inner);
       int d = 1;
-      for (; d < ndim(); ++d) {
+      for (; d < ndim_; ++d) {
         const int64_t* s = strides(d);
         if (++counter[size_t(d)] < shape_[size_t(d)]) {
           for (int k = 0; k < noperands_; ++k) ptr[size_t(k)] += s[k];
@@ -61,18 +66,20 @@ class TensorIter {
         counter[size_t(d)] = 0;
         for (int k = 0; k < noperands_; ++k) ptr[size_t(k)] -= s[k] * (shape_[size_t(d)] - 1);
       }
-      if (d == ndim()) return;
+      if (d == ndim_) return;
     }
   }
 
  private:
   int noperands_ = 0;
+  int ndim_ = 0;  // at least 1 once built: a 0-d operation is one run of one element
   int64_t numel_ = 1;
   Device device_;
-  DimVector shape_;
-  std::vector<int64_t> strides_;  // [dim][operand], see Note [TensorIter layout]
-  std::array<char*, kMaxOperands> data_{};
-  std::array<DType, kMaxOperands> dtypes_{};
+  // Only the first ndim_ dims and noperands_ operands are set: nothing is zeroed per call.
+  std::array<int64_t, kMaxDims> shape_;
+  std::array<int64_t, kMaxDims * kMaxOperands> strides_;
+  std::array<char*, kMaxOperands> data_;
+  std::array<DType, kMaxOperands> dtypes_;
 };
 
 }  // namespace wick

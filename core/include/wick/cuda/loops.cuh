@@ -17,7 +17,7 @@
 namespace wick {
 namespace detail {
 
-constexpr int kCudaMaxDims = 12;
+constexpr int kCudaMaxDims = TensorIter::kMaxDims;
 
 template <int N>
 struct OffsetCalc {
@@ -37,9 +37,6 @@ struct OffsetCalc {
 
 template <int N>
 OffsetCalc<N> make_offset_calc(const TensorIter& iter) {
-  WICK_CHECK_KIND(NotImplementedError, iter.ndim() <= kCudaMaxDims,
-                  "CUDA kernels support at most ", kCudaMaxDims, " dims after coalescing, got ",
-                  iter.ndim());
   OffsetCalc<N> c{};
   c.ndim = iter.ndim();
   for (int d = 0; d < iter.ndim(); ++d) {

@@ -171,15 +171,18 @@ Tensor add_out(const Tensor& out, const Tensor& self, const Tensor& other, const
 }
 
 Tensor add(const Tensor& self, const Scalar& other, const Scalar& alpha) {
-  return add(self, detail::wrap_scalar(other), alpha);
+  Tensor out;
+  return detail::pointwise(add_pointwise, out, OutMode::Functional, {self, other}, {alpha});
 }
 
 Tensor add_(const Tensor& self, const Scalar& other, const Scalar& alpha) {
-  return add_(self, detail::wrap_scalar(other), alpha);
+  Tensor out = self;
+  return detail::pointwise(add_pointwise, out, OutMode::InPlace, {self, other}, {alpha});
 }
 
 Tensor add_out(const Tensor& out, const Tensor& self, const Scalar& other, const Scalar& alpha) {
-  return add_out(out, self, detail::wrap_scalar(other), alpha);
+  Tensor result = out;
+  return detail::pointwise(add_pointwise, result, OutMode::Out, {self, other}, {alpha});
 }
 
 Tensor fill_(const Tensor& self, const Scalar& value) {

@@ -34,7 +34,7 @@ constexpr SignatureSpec kFunction_add_sigs[] = {
 
 PyObject* Function_add(PyObject* /*module*/, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
   static const ArgParser parser("add", kFunction_add_sigs, 2);
-  return guarded([&]() -> PyObject* {
+  return guarded("add", [&]() -> PyObject* {
     ParsedArgs r;
     switch (parser.parse(args, nargs, kwnames, r)) {
       case 0: {
@@ -43,11 +43,11 @@ PyObject* Function_add(PyObject* /*module*/, PyObject* const* args, Py_ssize_t n
         Scalar a2 = r.scalar(2);
         if (PyObject* out = r.raw(3); out && out != Py_None) {
           const Tensor& out_ = unpack_tensor(out);
-          { GilRelease nogil; wick::add_out(out_, a0, a1, a2); }
+          { GilRelease nogil(worth_releasing({&a0, &a1})); wick::add_out(out_, a0, a1, a2); }
           return Py_NewRef(out);
         }
         Tensor result;
-        { GilRelease nogil; result = wick::add(a0, a1, a2); }
+        { GilRelease nogil(worth_releasing({&a0, &a1})); result = wick::add(a0, a1, a2); }
         return wrap(std::move(result));
       }
       case 1: {
@@ -56,11 +56,11 @@ PyObject* Function_add(PyObject* /*module*/, PyObject* const* args, Py_ssize_t n
         Scalar a2 = r.scalar(2);
         if (PyObject* out = r.raw(3); out && out != Py_None) {
           const Tensor& out_ = unpack_tensor(out);
-          { GilRelease nogil; wick::add_out(out_, a0, a1, a2); }
+          { GilRelease nogil(worth_releasing({&a0})); wick::add_out(out_, a0, a1, a2); }
           return Py_NewRef(out);
         }
         Tensor result;
-        { GilRelease nogil; result = wick::add(a0, a1, a2); }
+        { GilRelease nogil(worth_releasing({&a0})); result = wick::add(a0, a1, a2); }
         return wrap(std::move(result));
       }
       default:
@@ -79,13 +79,13 @@ constexpr SignatureSpec kFunction_fill__sigs[] = {
 
 PyObject* Function_fill_(PyObject* /*module*/, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
   static const ArgParser parser("fill_", kFunction_fill__sigs, 1);
-  return guarded([&]() -> PyObject* {
+  return guarded("fill_", [&]() -> PyObject* {
     ParsedArgs r;
     switch (parser.parse(args, nargs, kwnames, r)) {
       case 0: {
         const Tensor& a0 = r.tensor(0);
         Scalar a1 = r.scalar(1);
-        { GilRelease nogil; wick::fill_(a0, a1); }
+        { GilRelease nogil(worth_releasing({&a0})); wick::fill_(a0, a1); }
         return Py_NewRef(r.raw(0));
       }
       default:
@@ -105,7 +105,7 @@ constexpr SignatureSpec kFunction_lt_sigs[] = {
 
 PyObject* Function_lt(PyObject* /*module*/, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
   static const ArgParser parser("lt", kFunction_lt_sigs, 1);
-  return guarded([&]() -> PyObject* {
+  return guarded("lt", [&]() -> PyObject* {
     ParsedArgs r;
     switch (parser.parse(args, nargs, kwnames, r)) {
       case 0: {
@@ -113,11 +113,11 @@ PyObject* Function_lt(PyObject* /*module*/, PyObject* const* args, Py_ssize_t na
         const Tensor& a1 = r.tensor(1);
         if (PyObject* out = r.raw(2); out && out != Py_None) {
           const Tensor& out_ = unpack_tensor(out);
-          { GilRelease nogil; wick::lt_out(out_, a0, a1); }
+          { GilRelease nogil(worth_releasing({&a0, &a1})); wick::lt_out(out_, a0, a1); }
           return Py_NewRef(out);
         }
         Tensor result;
-        { GilRelease nogil; result = wick::lt(a0, a1); }
+        { GilRelease nogil(worth_releasing({&a0, &a1})); result = wick::lt(a0, a1); }
         return wrap(std::move(result));
       }
       default:
@@ -137,7 +137,7 @@ constexpr SignatureSpec kFunction_mm_sigs[] = {
 
 PyObject* Function_mm(PyObject* /*module*/, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
   static const ArgParser parser("mm", kFunction_mm_sigs, 1);
-  return guarded([&]() -> PyObject* {
+  return guarded("mm", [&]() -> PyObject* {
     ParsedArgs r;
     switch (parser.parse(args, nargs, kwnames, r)) {
       case 0: {
@@ -145,11 +145,11 @@ PyObject* Function_mm(PyObject* /*module*/, PyObject* const* args, Py_ssize_t na
         const Tensor& a1 = r.tensor(1);
         if (PyObject* out = r.raw(2); out && out != Py_None) {
           const Tensor& out_ = unpack_tensor(out);
-          { GilRelease nogil; wick::mm_out(out_, a0, a1); }
+          { GilRelease nogil(worth_releasing({&a0, &a1})); wick::mm_out(out_, a0, a1); }
           return Py_NewRef(out);
         }
         Tensor result;
-        { GilRelease nogil; result = wick::mm(a0, a1); }
+        { GilRelease nogil(worth_releasing({&a0, &a1})); result = wick::mm(a0, a1); }
         return wrap(std::move(result));
       }
       default:
@@ -169,7 +169,7 @@ constexpr SignatureSpec kFunction_tensor_sigs[] = {
 
 PyObject* Function_tensor(PyObject* /*module*/, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
   static const ArgParser parser("tensor", kFunction_tensor_sigs, 1);
-  return guarded([&]() -> PyObject* {
+  return guarded("tensor", [&]() -> PyObject* {
     ParsedArgs r;
     switch (parser.parse(args, nargs, kwnames, r)) {
       case 0: {
@@ -188,7 +188,7 @@ PyObject* Function_tensor(PyObject* /*module*/, PyObject* const* args, Py_ssize_
 
 PyMethodDef module_functions[] = {
     {"add", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(Function_add)), METH_FASTCALL | METH_KEYWORDS,
-     "Adds ``other``, scaled by ``alpha``, to ``self``.\n\nOverloads:\n    add(Tensor self, Tensor other, *, Number alpha=1, Tensor out=None)\n    add(Tensor self, Number other, *, Number alpha=1, Tensor out=None)"},
+     "add($module, self, other, *, alpha=1, out=None)\n--\n\nAdds ``other``, scaled by ``alpha``, to ``self``.\n\nOverloads:\n    add(Tensor self, Tensor other, *, Number alpha=1, Tensor out=None)\n    add(Tensor self, Number other, *, Number alpha=1, Tensor out=None)"},
     {"fill_", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(Function_fill_)), METH_FASTCALL | METH_KEYWORDS,
      "fill_($module, self, value)\n--\n\nFills ``self`` with ``value``."},
     {"lt", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(Function_lt)), METH_FASTCALL | METH_KEYWORDS,

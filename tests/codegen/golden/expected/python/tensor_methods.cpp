@@ -30,7 +30,7 @@ constexpr SignatureSpec kTensorMethod_add_sigs[] = {
 
 PyObject* TensorMethod_add(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
   static const ArgParser parser("add", kTensorMethod_add_sigs, 2);
-  return guarded([&]() -> PyObject* {
+  return guarded("add", [&]() -> PyObject* {
     ParsedArgs r;
     switch (parser.parse(args, nargs, kwnames, r)) {
       case 0: {
@@ -38,7 +38,7 @@ PyObject* TensorMethod_add(PyObject* self, PyObject* const* args, Py_ssize_t nar
         const Tensor& a0 = r.tensor(0);
         Scalar a1 = r.scalar(1);
         Tensor result;
-        { GilRelease nogil; result = wick::add(self_, a0, a1); }
+        { GilRelease nogil(worth_releasing({&self_, &a0})); result = wick::add(self_, a0, a1); }
         return wrap(std::move(result));
       }
       case 1: {
@@ -46,7 +46,7 @@ PyObject* TensorMethod_add(PyObject* self, PyObject* const* args, Py_ssize_t nar
         Scalar a0 = r.scalar(0);
         Scalar a1 = r.scalar(1);
         Tensor result;
-        { GilRelease nogil; result = wick::add(self_, a0, a1); }
+        { GilRelease nogil(worth_releasing({&self_})); result = wick::add(self_, a0, a1); }
         return wrap(std::move(result));
       }
       default:
@@ -70,21 +70,21 @@ constexpr SignatureSpec kTensorMethod_add__sigs[] = {
 
 PyObject* TensorMethod_add_(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
   static const ArgParser parser("add_", kTensorMethod_add__sigs, 2);
-  return guarded([&]() -> PyObject* {
+  return guarded("add_", [&]() -> PyObject* {
     ParsedArgs r;
     switch (parser.parse(args, nargs, kwnames, r)) {
       case 0: {
         const Tensor& self_ = unpack_tensor(self);
         const Tensor& a0 = r.tensor(0);
         Scalar a1 = r.scalar(1);
-        { GilRelease nogil; wick::add_(self_, a0, a1); }
+        { GilRelease nogil(worth_releasing({&self_, &a0})); wick::add_(self_, a0, a1); }
         return Py_NewRef(self);
       }
       case 1: {
         const Tensor& self_ = unpack_tensor(self);
         Scalar a0 = r.scalar(0);
         Scalar a1 = r.scalar(1);
-        { GilRelease nogil; wick::add_(self_, a0, a1); }
+        { GilRelease nogil(worth_releasing({&self_})); wick::add_(self_, a0, a1); }
         return Py_NewRef(self);
       }
       default:
@@ -101,10 +101,10 @@ constexpr SignatureSpec kTensorMethod_contiguous_sigs[] = {
 };
 
 PyObject* TensorMethod_contiguous(PyObject* self, PyObject* /*unused*/) {
-  return guarded([&]() -> PyObject* {
+  return guarded("contiguous", [&]() -> PyObject* {
     const Tensor& self_ = unpack_tensor(self);
     Tensor result;
-    { GilRelease nogil; result = wick::contiguous(self_); }
+    { GilRelease nogil(worth_releasing({&self_})); result = wick::contiguous(self_); }
     return wrap(std::move(result));
   });
 }
@@ -118,13 +118,13 @@ constexpr SignatureSpec kTensorMethod_fill__sigs[] = {
 
 PyObject* TensorMethod_fill_(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
   static const ArgParser parser("fill_", kTensorMethod_fill__sigs, 1);
-  return guarded([&]() -> PyObject* {
+  return guarded("fill_", [&]() -> PyObject* {
     ParsedArgs r;
     switch (parser.parse(args, nargs, kwnames, r)) {
       case 0: {
         const Tensor& self_ = unpack_tensor(self);
         Scalar a0 = r.scalar(0);
-        { GilRelease nogil; wick::fill_(self_, a0); }
+        { GilRelease nogil(worth_releasing({&self_})); wick::fill_(self_, a0); }
         return Py_NewRef(self);
       }
       default:
@@ -142,14 +142,14 @@ constexpr SignatureSpec kTensorMethod_lt_sigs[] = {
 
 PyObject* TensorMethod_lt(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
   static const ArgParser parser("lt", kTensorMethod_lt_sigs, 1);
-  return guarded([&]() -> PyObject* {
+  return guarded("lt", [&]() -> PyObject* {
     ParsedArgs r;
     switch (parser.parse(args, nargs, kwnames, r)) {
       case 0: {
         const Tensor& self_ = unpack_tensor(self);
         const Tensor& a0 = r.tensor(0);
         Tensor result;
-        { GilRelease nogil; result = wick::lt(self_, a0); }
+        { GilRelease nogil(worth_releasing({&self_, &a0})); result = wick::lt(self_, a0); }
         return wrap(std::move(result));
       }
       default:
@@ -167,14 +167,14 @@ constexpr SignatureSpec kTensorMethod_mm_sigs[] = {
 
 PyObject* TensorMethod_mm(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
   static const ArgParser parser("mm", kTensorMethod_mm_sigs, 1);
-  return guarded([&]() -> PyObject* {
+  return guarded("mm", [&]() -> PyObject* {
     ParsedArgs r;
     switch (parser.parse(args, nargs, kwnames, r)) {
       case 0: {
         const Tensor& self_ = unpack_tensor(self);
         const Tensor& a0 = r.tensor(0);
         Tensor result;
-        { GilRelease nogil; result = wick::mm(self_, a0); }
+        { GilRelease nogil(worth_releasing({&self_, &a0})); result = wick::mm(self_, a0); }
         return wrap(std::move(result));
       }
       default:
@@ -187,9 +187,9 @@ PyObject* TensorMethod_mm(PyObject* self, PyObject* const* args, Py_ssize_t narg
 
 PyMethodDef tensor_methods[] = {
     {"add", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(TensorMethod_add)), METH_FASTCALL | METH_KEYWORDS,
-     "Adds ``other``, scaled by ``alpha``, to ``self``.\n\nOverloads:\n    add(Tensor other, *, Number alpha=1)\n    add(Number other, *, Number alpha=1)"},
+     "add($self, other, *, alpha=1)\n--\n\nAdds ``other``, scaled by ``alpha``, to ``self``.\n\nOverloads:\n    add(Tensor other, *, Number alpha=1)\n    add(Number other, *, Number alpha=1)"},
     {"add_", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(TensorMethod_add_)), METH_FASTCALL | METH_KEYWORDS,
-     "In-place form of add(). Adds ``other``, scaled by ``alpha``, to ``self``.\n\nOverloads:\n    add_(Tensor other, *, Number alpha=1)\n    add_(Number other, *, Number alpha=1)"},
+     "add_($self, other, *, alpha=1)\n--\n\nIn-place form of add(). Adds ``other``, scaled by ``alpha``, to ``self``.\n\nOverloads:\n    add_(Tensor other, *, Number alpha=1)\n    add_(Number other, *, Number alpha=1)"},
     {"contiguous", TensorMethod_contiguous, METH_NOARGS,
      "contiguous($self)\n--\n\n``self`` if it is contiguous, else a contiguous copy."},
     {"fill_", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(TensorMethod_fill_)), METH_FASTCALL | METH_KEYWORDS,

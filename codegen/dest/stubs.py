@@ -1,0 +1,93 @@
+"""The type stubs of wick._C (TensorBase and the functions, an @overload per overload) and of the wick package."""
+from __future__ import annotations
+
+from typing import Dict, FrozenSet, List
+
+from codegen.api.python import Binding, Overload, bindings
+from codegen.dest.common import render
+from codegen.errors import DeclarationError
+from codegen.model import DTYPES, Declaration, Param, join_params
+
+# Note [Stub types]
+# ~~~~~~~~~~~~~~~~~
+# A parameter takes what the runtime accepts (python_ext/arg_parser.cpp,
+# type_ok): any TensorBase for a Tensor, an int or a sequence of ints for an
+# int[], a wick.device or a string for a Device. A returned Tensor is a
+# wick.Tensor, the class every new tensor gets (wick._C._set_tensor_class), so
+# results have the operators of wick/_tensor.py; an in-place op returns its
+# `self`, typed _T so that FloatTensor.fill_() stays a FloatTensor. The stub
+# spells builtins and the dtype and device classes through underscored aliases
+# (_int, _dtype, ...): wick._C.bool is a dtype, and in the body of TensorBase
+# `dtype` and `device` are its properties, which an annotation would find first.
+_PARAM: Dict[str, str] = {
+    "Tensor": "TensorBase", "Scalar": "_Number", "int": "_int", "float": "_float", "bool": "_bool",
+    "ScalarType": "_dtype", "Device": "_DeviceLike", "object": "Any",
+}
+_RETURN: Dict[str, str] = {
+    "Tensor": "Tensor", "Tensor(a!)": "_T", "Scalar": "_Number", "int": "_int", "int[]": "Tuple[_int, ...]",
+    "bool": "_bool", "float": "_float", "object": "Any", "None": "None",
+}
+assert set(_RETURN) == {"Tensor", "Tensor(a!)", "Scalar", "int", "int[]", "bool", "float", "object", "None"}
+
+# Names the stubs define or annotate with (templates/*.pyi.j2): an op of one of
+# these names would shadow them there, and most would shadow a type, a dtype or
+# an alias at runtime as well. Methods meet only what the body of TensorBase uses.
+_ANNOTATIONS: FrozenSet[str] = frozenset({
+    "Any", "Optional", "Sequence", "Tuple", "Union", "overload", "property", "Tensor", "TensorBase", "_T",
+    "_Number", "_int", "_float", "_bool", "_dtype", "_device", "_DeviceLike", "_Size", "_IndexItem", "_Index",
+})
+RESERVED_METHODS: FrozenSet[str] = _ANNOTATIONS | {
+    "shape", "dtype", "device", "ndim", "is_cuda", "itemsize", "_base",
+}
+RESERVED_FUNCTIONS: FrozenSet[str] = _ANNOTATIONS | {
+    "TypeVar", "final", "slice", "str", "type", "ellipsis", "dtype", "device", *DTYPES, "_has_cuda",
+    "_cuda_is_available", "_cuda_device_count", "_set_tensor_class", "_init_subclass", "_legacy_new",
+    "from_numpy", "from_dlpack", "_to_dlpack",
+    # wick/__init__.py
+    "cuda", "half", "float", "double", "short", "int", "long", "FloatTensor", "DoubleTensor", "HalfTensor",
+    "BFloat16Tensor", "ByteTensor", "CharTensor", "ShortTensor", "IntTensor", "LongTensor", "BoolTensor",
+}
+
+
+def _annotation(p: Param) -> str:
+    if p.type.mutable:
+        return "_T"
+    base = "_Size" if p.type.is_list else _PARAM[p.type.base]
+    return f"Optional[{base}]" if p.type.optional else base
+
+
+def _shown(p: Param) -> str:
+    return f"{p.name}: {_annotation(p)}" + ("" if p.default is None else " = ...")
+
+
+def _defs(b: Binding, ov: Overload) -> List[str]:
+    """The stub's `def` lines for one overload: two where a lone int[] also takes its sizes as *args."""
+    head = ["self: _T" if ov.returns_self else "self"] if b.method else []
+    ret = "_T" if ov.returns_self else _RETURN[ov.sig.returns]
+    params = ", ".join(head + ([join_params(ov.params, _shown)] if ov.params else []))
+    defs = [f"def {b.name}({params}) -> {ret}: ..."]
+    positional = [p for p in ov.params if not p.kwarg_only]
+    if len(positional) == 1 and positional[0].type.is_list:  # x.view(2, 3); see Note [Argument parsing]
+        rest = [f"*{positional[0].name}: _int"] + [_shown(p) for p in ov.params if p.kwarg_only]
+        defs.append(f"def {b.name}({', '.join(head + rest)}) -> {ret}: ...")
+    return defs
+
+
+def _entry(b: Binding) -> Dict[str, object]:
+    if b.name in (RESERVED_METHODS if b.method else RESERVED_FUNCTIONS):
+        decl = b.overloads[0].decl
+        what = "TensorBase" if b.method else "wick"
+        raise DeclarationError(decl.loc, f"'{b.name}' is a name that {what} or its type stub defines already",
+                               decl.name, "rename the op")
+    defs = [d for ov in b.overloads for d in _defs(b, ov)]
+    return dict(name=b.name, defs=defs, overloaded=len(defs) > 1)
+
+
+def emit(decls: List[Declaration]) -> Dict[str, str]:
+    methods, functions = bindings(decls)
+    names = [b.name for b in functions]
+    return {
+        "python/_C.pyi": render("_C.pyi.j2", dtypes=DTYPES, methods=[_entry(b) for b in methods],
+                                functions=[_entry(b) for b in functions]),
+        "python/__init__.pyi": render("__init__.pyi.j2", dtypes=DTYPES, functions=names),
+    }

@@ -1,0 +1,268 @@
+// core/src/indexing.cpp: index, index_put_ and nonzero on CPU, by a strided walk over the indexed positions.
+#include "wick/indexing.h"
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "wick/cast.h"
+#include "wick/core_ops.h"
+#include "wick/dispatch.h"
+#include "wick/ops.h"
+
+namespace wick {
+namespace {
+
+void check_cpu(const char* op, const Tensor& t, const char* what) {
+  WICK_CHECK_KIND(NotImplementedError, t.device().is_cpu(), op, "(): ", what, " on ", t.device().str(),
+                  " is not supported yet (advanced indexing is implemented on cpu only)");
+}
+
+bool is_mask(const Tensor& t) { return t.dtype() == DType::Bool || t.dtype() == DType::UInt8; }
+
+// Calls fn(offset, coords) for each element of a tensor of these sizes and
+// strides, in row-major order; offset is in elements from the first one.
+template <typename Fn>
+void walk(IntArrayRef sizes, IntArrayRef strides, Fn&& fn) {
+  for (int64_t s : sizes) {
+    if (s == 0) return;
+  }
+  const size_t nd = sizes.size();
+  DimVector coords(nd, 0);
+  int64_t offset = 0;
+  for (;;) {
+    fn(offset, coords);
+    bool done = true;
+    for (size_t d = nd; d-- > 0;) {
+      if (++coords[d] < sizes[d]) {
+        offset += strides[d];
+        done = false;
+        break;
+      }
+      offset -= strides[d] * (sizes[d] - 1);
+      coords[d] = 0;
+    }
+    if (done) return;
+  }
+}
+
+// The indices with each mask replaced by its coordinates: one integer tensor
+// (or nullopt) per leading dim of `self`, which has a new dim of size 1 for
+// each 0-d mask (see Note [Advanced indexing]).
+struct IntegerIndices {
+  Tensor self;
+  std::vector<std::optional<Tensor>> indices;
+};
+
+IntegerIndices expand_masks(const char* op, const Tensor& self, ArrayRef<std::optional<Tensor>> indices) {
+  IntegerIndices out{self, {}};
+  auto too_many = [&](size_t more) {
+    WICK_CHECK_INDEX(int64_t(out.indices.size() + more) <= out.self.dim(),
+                     "too many indices for tensor of dimension ", self.dim());
+  };
+  for (const std::optional<Tensor>& entry : indices) {
+    if (!entry || !entry->defined()) {
+      too_many(1);
+      out.indices.emplace_back(std::nullopt);
+      continue;
+    }
+    const Tensor& idx = *entry;
+    check_cpu(op, idx, "an index tensor");
+    if (!is_mask(idx)) {
+      WICK_CHECK_INDEX(idx.dtype() == DType::Int64 || idx.dtype() == DType::Int32,
+                       "tensors used as indices must be long, int, byte or bool tensors (got ",
+                       dtype_name(idx.dtype()), ")");
+      too_many(1);
+      out.indices.emplace_back(idx);
+      continue;
+    }
+    if (idx.dtype() == DType::UInt8) {
+      warn("indexing with dtype wick.uint8 is deprecated, please use a dtype wick.bool instead");
+    }
+    const size_t at = out.indices.size();
+    if (idx.dim() == 0) {
+      out.self = unsqueeze(out.self, int64_t(at));
+      out.indices.emplace_back(zeros({item(idx).to_bool() ? 1 : 0}, DType::Int64));
+      continue;
+    }
+    too_many(size_t(idx.dim()));
+    for (int64_t j = 0; j < idx.dim(); ++j) {
+      WICK_CHECK_INDEX(idx.size(j) == out.self.size(int64_t(at) + j), "The shape of the mask ", shape_str(idx.sizes()),
+                       " at index ", j, " does not match the shape of the indexed tensor ",
+                       shape_str(out.self.sizes()), " at index ", int64_t(at) + j);
+    }
+    const Tensor coords = nonzero(idx);
+    for (int64_t j = 0; j < idx.dim(); ++j) out.indices.emplace_back(select(coords, 1, j));
+  }
+  return out;
+}
+
+// Broadcasts `shape` into `acc` (NumPy rules); false when they do not fit.
+bool broadcast_into(DimVector& acc, IntArrayRef shape) {
+  const size_t n = std::max(acc.size(), shape.size());
+  DimVector out(n, int64_t(1));
+  for (size_t i = 0; i < n; ++i) {
+    const int64_t a = i + acc.size() >= n ? acc[i + acc.size() - n] : 1;
+    const int64_t b = i + shape.size() >= n ? shape[i + shape.size() - n] : 1;
+    if (a != b && a != 1 && b != 1) return false;
+    out[i] = a == 1 ? b : a;
+  }
+  acc = out;
+  return true;
+}
+
+// Note [Index plan]
+// ~~~~~~~~~~~~~~~~~
+// The result of index() is walked in row-major order as `loop` dims: self's
+// unindexed dims, with all the broadcast index dims flattened into the one at
+// `index_dim` (stride 0). Flattening keeps the row-major order of the result,
+// so element n of the walk is element n of the result. For position b of the
+// flattened dim, offsets[b] is the element offset in self that the index
+// tensors name together; an element's offset in self is the walk's offset
+// plus offsets[coords[index_dim]].
+struct IndexPlan {
+  Tensor self;  // self, or a view of it with a dim for each 0-d mask
+  DimVector result_sizes;
+  DimVector loop_sizes;
+  DimVector loop_strides;
+  size_t index_dim = 0;
+  std::vector<int64_t> offsets;
+
+  template <typename Fn>  // fn(n, offset): result element n is self's element at offset
+  void for_each(Fn&& fn) const {
+    int64_t n = 0;
+    walk(loop_sizes, loop_strides, [&](int64_t offset, const DimVector& coords) {
+      fn(n++, offset + offsets[size_t(coords[index_dim])]);
+    });
+  }
+};
+
+IndexPlan make_plan(const char* op, const Tensor& self, ArrayRef<std::optional<Tensor>> indices) {
+  IntegerIndices expanded = expand_masks(op, self, indices);
+  IndexPlan plan;
+  plan.self = expanded.self;
+  const Tensor& src = plan.self;
+
+  std::vector<int64_t> indexed;
+  DimVector shape;
+  bool fits = true;
+  for (size_t d = 0; d < expanded.indices.size(); ++d) {
+    if (!expanded.indices[d]) continue;
+    indexed.push_back(int64_t(d));
+    fits = broadcast_into(shape, expanded.indices[d]->sizes()) && fits;
+  }
+  if (!fits) {
+    std::string shapes;
+    for (int64_t d : indexed) shapes += (shapes.empty() ? "" : ", ") + shape_str(expanded.indices[size_t(d)]->sizes());
+    detail::fail<IndexError>("shape mismatch: indexing tensors could not be broadcast together with shapes ", shapes);
+  }
+
+  const int64_t count = checked_numel(shape);
+  plan.offsets.assign(size_t(count), 0);
+  for (int64_t d : indexed) {
+    if (count == 0) break;
+    const Tensor positions = contiguous(to(expand(*expanded.indices[size_t(d)], shape), DType::Int64));
+    const int64_t* p = positions.data<int64_t>();
+    const int64_t size = src.size(d), stride = src.stride(d);
+    for (int64_t b = 0; b < count; ++b) {
+      int64_t v = p[b];
+      WICK_CHECK_INDEX(v >= -size && v < size, "index ", v, " is out of bounds for dimension ", d, " with size ",
+                       size);
+      if (v < 0) v += size;
+      plan.offsets[size_t(b)] += v * stride;
+    }
+  }
+
+  // Adjacent indexed dims (or none) put the index dims where the first one
+  // was; indexed dims with unindexed ones between them put them in front.
+  const bool adjacent = indexed.empty() || indexed.back() - indexed.front() + 1 == int64_t(indexed.size());
+  const int64_t first = indexed.empty() ? 0 : indexed.front();
+  auto place_index_dims = [&] {
+    plan.index_dim = plan.loop_sizes.size();
+    plan.loop_sizes.push_back(count);
+    plan.loop_strides.push_back(0);
+    plan.result_sizes.insert(plan.result_sizes.end(), shape.begin(), shape.end());
+  };
+  if (!adjacent) place_index_dims();
+  for (int64_t d = 0; d < src.dim(); ++d) {
+    if (adjacent && d == first) place_index_dims();
+    if (d < int64_t(expanded.indices.size()) && expanded.indices[size_t(d)]) continue;
+    plan.loop_sizes.push_back(src.size(d));
+    plan.loop_strides.push_back(src.stride(d));
+    plan.result_sizes.push_back(src.size(d));
+  }
+  if (adjacent && first == src.dim()) place_index_dims();  // a 0-d self
+  return plan;
+}
+
+}  // namespace
+
+Tensor index(const Tensor& self, ArrayRef<std::optional<Tensor>> indices) {
+  WICK_CHECK_VALUE(self.defined(), "index(): expected a tensor, got None");
+  check_cpu("index", self, "indexing a tensor");
+  const IndexPlan plan = make_plan("index", self, indices);
+  Tensor result = empty(plan.result_sizes, self.dtype(), self.device());
+  if (result.numel() == 0) return result;
+  dispatch(self.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const T* src = plan.self.data<T>();
+    T* out = result.data<T>();
+    plan.for_each([&](int64_t n, int64_t offset) { out[n] = src[offset]; });
+  });
+  return result;
+}
+
+void index_put_(const Tensor& self, ArrayRef<std::optional<Tensor>> indices, const Tensor& values,
+                bool accumulate) {
+  WICK_CHECK_VALUE(self.defined() && values.defined(), "index_put_(): expected tensors, got None");
+  check_cpu("index_put_", self, "writing into a tensor");
+  for (int64_t d = 0; d < self.dim(); ++d) {
+    WICK_CHECK(self.stride(d) != 0 || self.size(d) <= 1,
+               "index_put_(): unsupported operation: more than one element of the written-to tensor refers to a "
+               "single memory location. Please clone() the tensor before performing the operation.");
+  }
+  const IndexPlan plan = make_plan("index_put_", self, indices);
+  WICK_CHECK(detail::broadcasts_to(values.sizes(), plan.result_sizes), "shape mismatch: value tensor of shape ",
+             shape_str(values.sizes()), " cannot be broadcast to indexing result of shape ",
+             shape_str(plan.result_sizes));
+  // A fresh buffer in walk order: broadcast, cast, and safe when values overlaps self.
+  Tensor source = empty(plan.result_sizes, self.dtype(), kCPU);
+  if (source.numel() == 0) return;
+  copy_(source, values);
+  dispatch(self.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    using Acc = opmath_t<T>;
+    T* dst = plan.self.data<T>();
+    const T* src = source.data<T>();
+    if (accumulate) {
+      plan.for_each([&](int64_t n, int64_t offset) {
+        dst[offset] = static_cast<T>(static_cast<Acc>(dst[offset]) + static_cast<Acc>(src[n]));
+      });
+    } else {
+      plan.for_each([&](int64_t n, int64_t offset) { dst[offset] = src[n]; });
+    }
+  });
+}
+
+Tensor nonzero(const Tensor& self) {
+  WICK_CHECK_VALUE(self.defined(), "nonzero(): expected a tensor, got None");
+  check_cpu("nonzero", self, "a tensor");
+  std::vector<int64_t> coords;
+  int64_t count = 0;
+  if (self.numel() > 0) {
+    dispatch(self.dtype(), [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      const T* data = self.data<T>();
+      walk(self.sizes(), self.strides(), [&](int64_t offset, const DimVector& at) {
+        if (!cast<bool>(data[offset])) return;
+        coords.insert(coords.end(), at.begin(), at.end());
+        ++count;
+      });
+    });
+  }
+  Tensor result = empty({count, self.dim()}, DType::Int64, kCPU);
+  if (!coords.empty()) std::memcpy(result.data_ptr(), coords.data(), coords.size() * sizeof(int64_t));
+  return result;
+}
+
+}  // namespace wick

@@ -1,0 +1,39 @@
+// python_ext/interop.h: zero-copy exchange with NumPy and DLPack (buffer.cpp, dlpack.cpp).
+#pragma once
+
+#include <Python.h>
+
+namespace wick {
+namespace python {
+
+// TensorBase's tp_as_buffer: CPU tensors export their memory (buffer.cpp).
+extern PyBufferProcs tensor_as_buffer;
+
+// Module functions for wick._C: from_numpy (buffer.cpp); from_dlpack and _to_dlpack (dlpack.cpp).
+extern PyMethodDef buffer_functions[];
+extern PyMethodDef dlpack_functions[];
+
+// Note [Releasing Python memory from core]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// A Storage that borrows memory from Python (an ndarray's buffer, an imported
+// DLPack tensor whose producer is a Python library) frees it through its
+// deleter, and core may drop the last reference on any thread, with or
+// without the GIL (a kernel running with the GIL released, a C++ container).
+// So every such deleter runs its Python work inside with_gil(): it takes the
+// GIL with PyGILState_Ensure (which nests when the GIL is already held), keeps
+// any exception in flight untouched, and does nothing once the interpreter has
+// been finalised, when leaking is the only safe choice.
+template <typename F>
+void with_gil(F&& release) {
+  if (!Py_IsInitialized()) return;
+  const PyGILState_STATE state = PyGILState_Ensure();
+  PyObject *type, *value, *traceback;
+  PyErr_Fetch(&type, &value, &traceback);
+  release();
+  if (PyErr_Occurred()) PyErr_WriteUnraisable(nullptr);
+  PyErr_Restore(type, value, traceback);
+  PyGILState_Release(state);
+}
+
+}  // namespace python
+}  // namespace wick
