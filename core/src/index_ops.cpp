@@ -1,0 +1,1 @@
+// core/src/index_ops.cpp: (placeholder, filled in by the op-surface work)

@@ -1,0 +1,1 @@
+// core/src/scan.cpp: (placeholder, filled in by the op-surface work)

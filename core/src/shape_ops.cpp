@@ -1,0 +1,1 @@
+// core/src/shape_ops.cpp: (placeholder, filled in by the op-surface work)
