@@ -35,7 +35,18 @@ PARAM_TYPES: Dict[str, FrozenSet[str]] = {
 RETURN_TYPES: FrozenSet[str] = frozenset(
     {"Tensor", "Tensor(a!)", "Scalar", "int", "int[]", "bool", "float", "object", "None"})
 # Functions a pointwise expression may call (core/include/wick/math.h).
-POINTWISE_FUNCTIONS: FrozenSet[str] = frozenset({"exp", "log", "sqrt", "abs"})
+POINTWISE_FUNCTIONS: FrozenSet[str] = frozenset({
+    "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt", "rsqrt", "sin", "cos", "tan", "asin",
+    "acos", "atan", "atan2", "sinh", "cosh", "tanh", "erf", "sigmoid", "silu", "gelu", "abs", "floor", "ceil",
+    "trunc", "round", "frac", "sign", "isnan", "isinf", "isfinite", "maximum", "minimum", "remainder", "fmod",
+    "floor_divide", "pow",
+})
+# Functions defined for float and double only: their ops must promote integers to float.
+FLOAT_FUNCTIONS: FrozenSet[str] = frozenset({
+    "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt", "rsqrt", "sin", "cos", "tan", "asin",
+    "acos", "atan", "atan2", "sinh", "cosh", "tanh", "erf", "sigmoid", "silu", "gelu", "frac",
+})
+DOMAINS = ("any", "positive", "unit", "nonzero")
 MAX_OPERANDS = 5  # TensorIter::kMaxOperands less the output
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
@@ -361,6 +372,7 @@ def parse_declaration(node: Node) -> Declaration:
     if kind == "pointwise":
         impl = _parse_pointwise(node, name, sigs, raw_sigs, at_value, get_choice)
         dtypes = _parse_dtypes(node, name, at_value)
+        _check_pointwise_dtypes(impl, dtypes, at_value)
     else:
         function = get_str(kind)
         assert function is not None
@@ -382,13 +394,13 @@ def parse_declaration(node: Node) -> Declaration:
     if numpy is not None and kind != "pointwise":
         raise at_key("numpy")("'numpy' names the reference of generated tests, which only pointwise ops have")
     if numpy is not None:
-        _check_python_expr(numpy, {p.name for s in sigs for p in s.params} | {"np"}, at_value("numpy"),
-                           functions=None)
+        _check_python_expr(numpy, {p.name for s in sigs for p in s.params} | {"np", "math"},
+                           at_value("numpy"), functions=None)
     if numpy is not None and isinstance(impl, Pointwise):
         for c in impl.constants:
             if sigs[0].param(c).default is None:  # type: ignore[union-attr]
                 raise at_key("numpy")(f"generated tests need a default for the Scalar parameter '{c}'")
-    domain = get_choice("domain", ("any", "positive"))
+    domain = get_choice("domain", DOMAINS)
     # Releasing the GIL costs more than a metadata-only op (dim(), a view) takes.
     releases_gil = get_bool("releases_gil") if "releases_gil" in node else not isinstance(impl, PythonImpl)
     if releases_gil and isinstance(impl, PythonImpl):
@@ -435,10 +447,13 @@ def _parse_pointwise(node: Node, name: str, sigs: List[Signature], raw_sigs: Nod
     return Pointwise(expr.strip(), promote, output, operands, constants)
 
 
-# Python syntax that means the same in C++ for every dtype a pointwise op may list.
+# Python syntax a pointwise expression may use (api/expr.py says what each becomes in C++).
 _POINTWISE_NODES = (ast.Expression, ast.BinOp, ast.UnaryOp, ast.Compare, ast.Call, ast.Name, ast.Load,
-                    ast.Constant, ast.Add, ast.Sub, ast.Mult, ast.Div, ast.USub, ast.UAdd, ast.Eq,
-                    ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE)
+                    ast.Constant, ast.BoolOp, ast.IfExp, ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Mod,
+                    ast.FloorDiv, ast.Pow, ast.BitAnd, ast.BitOr, ast.BitXor, ast.LShift, ast.RShift, ast.Invert,
+                    ast.USub, ast.UAdd, ast.Not, ast.And, ast.Or, ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt,
+                    ast.GtE)
+_BITWISE_NODES = (ast.BitAnd, ast.BitOr, ast.BitXor, ast.LShift, ast.RShift, ast.Invert)
 
 
 def _check_python_expr(expr: str, names: set, err: ErrorAt, functions: Optional[FrozenSet[str]]) -> None:
@@ -455,7 +470,8 @@ def _check_python_expr(expr: str, names: set, err: ErrorAt, functions: Optional[
             continue
         if not isinstance(sub, _POINTWISE_NODES):
             raise err(f"'{type(sub).__name__}' is not allowed in a pointwise expression: {expr!r}",
-                      "use + - * / comparisons, numbers, parameters and " + ", ".join(sorted(functions)))
+                      "use arithmetic, bitwise and boolean operators, comparisons, `a if c else b`, numbers, "
+                      "parameters and the functions of core/include/wick/math.h")
         if isinstance(sub, ast.Constant) and (isinstance(sub.value, bool) or not isinstance(sub.value, (int, float))):
             raise err(f"only numbers may appear as constants in {expr!r}, not {sub.value!r}")
         if isinstance(sub, ast.Call):
@@ -468,6 +484,20 @@ def _check_python_expr(expr: str, names: set, err: ErrorAt, functions: Optional[
             raise err(f"unknown name '{sub.id}' in {expr!r}", did_you_mean(sub.id, names))
         if isinstance(sub, ast.Compare) and len(sub.ops) > 1:
             raise err(f"chained comparisons mean something else in C++: {expr!r}")
+
+
+def _check_pointwise_dtypes(impl: Pointwise, dtypes: Dict[str, Tuple[str, ...]], at_value) -> None:  # type: ignore[no-untyped-def]
+    """What the expression uses must exist, in C++, for every dtype the op lists."""
+    tree = ast.parse(impl.expr, mode="eval")
+    listed = set(dtypes["cpu"]) | set(dtypes["cuda"])
+    floats = {d for d in listed if d.startswith(("float", "bfloat"))}
+    if any(isinstance(n, _BITWISE_NODES) for n in ast.walk(tree)) and floats:
+        raise at_value("dtypes")(f"bitwise operators need integer or bool dtypes, not {', '.join(sorted(floats))}")
+    called = {n.func.id for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+    float_only = sorted(called & FLOAT_FUNCTIONS)
+    if float_only and (listed - floats) and impl.promote != "int_to_float":
+        raise at_value("dtypes")(f"{', '.join(float_only)} take floating-point values: list only float dtypes, "
+                                 "or declare 'promote: int_to_float'")
 
 
 def _parse_dtypes(node: Node, name: str, at_value) -> Dict[str, Tuple[str, ...]]:  # type: ignore[no-untyped-def]

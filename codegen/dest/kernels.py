@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Dict, List
 
+from codegen.api import expr
 from codegen.dest.common import CPP_TYPE, render
 from codegen.model import DTYPES, Declaration, Pointwise
 
@@ -20,6 +21,7 @@ def _functor(d: Declaration) -> Dict[str, object]:
         name=f"{d.name}_op",
         decl=d,
         expr=impl.expr,
+        cpp=expr.to_cpp(impl.expr),
         operands=impl.operands,
         constants=impl.constants,
         result="bool" if impl.output == "bool" else "T",

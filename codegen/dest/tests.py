@@ -29,5 +29,8 @@ def emit(decls: List[Declaration]) -> Dict[str, str]:
             inplace=d.inplace,
             out=d.out,
             reference=d.numpy,
+            # Whether the last operand may be a Python number (a Scalar overload).
+            scalar_operand=any(sig.param(impl.operands[-1]).type.base == "Scalar"  # type: ignore[union-attr]
+                               for sig in d.signatures) if impl.operands else False,
         ))
     return {"tests/test_generated_ops.py": render("test_generated_ops.py.j2", rows=rows)}

@@ -19,59 +19,17 @@ class Tensor(_C.TensorBase):
     def __repr__(self):
         return _tensor_str.tensor_repr(self)
 
-    # Arithmetic operators map onto the declared ops; a reflected operand that is
-    # a Python number becomes a 0-d tensor so that promotion treats it as PyTorch does.
-    def __add__(self, other):
-        return _C.add(self, other)
-
-    __radd__ = __add__
-
-    def __iadd__(self, other):
-        return self.add_(other)
-
-    def __sub__(self, other):
-        return _C.sub(self, other)
-
-    def __rsub__(self, other):
-        return _C.sub(_C.tensor(other), self)
-
-    def __isub__(self, other):
-        return self.sub_(other)
-
-    def __mul__(self, other):
-        return _C.mul(self, other)
-
-    __rmul__ = __mul__
-
-    def __imul__(self, other):
-        return self.mul_(other)
-
-    def __truediv__(self, other):
-        return _C.div(self, other)
-
-    def __rtruediv__(self, other):
-        return _C.div(_C.tensor(other), self)
-
-    def __itruediv__(self, other):
-        return self.div_(other)
-
     def __neg__(self):
         return _C.neg(self)
+
+    def __pos__(self):
+        return self
 
     def __abs__(self):
         return _C.abs(self)
 
-    def __eq__(self, other):
-        return _C.eq(self, other)
-
-    def __ne__(self, other):
-        return _C.eq(_C.eq(self, other), False)
-
-    def __lt__(self, other):
-        return _C.lt(self, other)
-
-    def __gt__(self, other):
-        return _C.gt(self, other)
+    def __invert__(self):
+        return _C.bitwise_not(self)
 
     def __matmul__(self, other):
         if self.dim() == 2 and isinstance(other, Tensor) and other.dim() == 1:
@@ -178,4 +136,34 @@ def _rebuild(data, dtype, shape, state):
     return t
 
 
+# Python's operators map onto declared ops. A reflected operand (2 - x) that is
+# a Python number becomes a 0-d tensor, which promotes as the number would.
+_BINARY_OPERATORS = {
+    "add": "add", "sub": "sub", "mul": "mul", "truediv": "div", "floordiv": "floor_divide", "mod": "remainder",
+    "pow": "pow", "and": "bitwise_and", "or": "bitwise_or", "xor": "bitwise_xor", "lshift": "bitwise_left_shift",
+    "rshift": "bitwise_right_shift",
+}
+_COMPARISONS = ("eq", "ne", "lt", "le", "gt", "ge")
+
+
+def _install_operators(cls):
+    def forward(fn):
+        return lambda self, other: fn(self, other)
+
+    def reflected(fn):
+        return lambda self, other: fn(other if isinstance(other, _C.TensorBase) else _C.tensor(other), self)
+
+    def in_place(name):
+        return lambda self, other: getattr(self, name)(other)
+
+    for dunder, op in _BINARY_OPERATORS.items():
+        fn = getattr(_C, op)
+        setattr(cls, f"__{dunder}__", forward(fn))
+        setattr(cls, f"__r{dunder}__", reflected(fn))
+        setattr(cls, f"__i{dunder}__", in_place(op + "_"))
+    for op in _COMPARISONS:
+        setattr(cls, f"__{op}__", forward(getattr(_C, op)))
+
+
+_install_operators(Tensor)
 _C._set_tensor_class(Tensor)

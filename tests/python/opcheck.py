@@ -28,6 +28,7 @@ class PointwiseCase:
     function: bool
     inplace: bool
     out: bool
+    scalar_operand: bool  # the last operand may be a Python number
     reference: Callable
 
 
@@ -51,7 +52,7 @@ def pointwise_params(cases):
                 layouts = ["contiguous", "noncontiguous", "zero_dim", "empty", "one"]
                 if len(case.operands) > 1:
                     layouts.append("broadcast")
-                    if dtype != "bool":  # a Python int promotes bool; other dtypes keep theirs
+                    if case.scalar_operand and dtype != "bool":  # a Python int promotes bool
                         layouts.append("scalar_operand")
                 if case.method:
                     layouts.append("method")

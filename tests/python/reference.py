@@ -41,14 +41,22 @@ def assert_close(actual, expected, dtype_name):
 
 
 def random_values(dtype_name, shape, rng, domain="any"):
-    """Values that every dtype holds exactly, as a float64 or int64 NumPy array."""
+    """Values that every dtype holds, as a float64 or int64 NumPy array, in the op's domain:
+    any, positive, unit (inside [-1, 1]) or nonzero."""
     if dtype_name == "bool":
-        return rng.integers(0, 2, size=shape).astype(bool)
+        values = rng.integers(0, 2, size=shape).astype(bool)
+        return np.ones(shape, dtype=bool) if domain in ("positive", "nonzero") else values
+    signed = dtype_name != "uint8"
     if dtype_name in FLOATS:
-        lo = 0.25 if domain == "positive" else -3.0
-        return rng.uniform(lo, 3.0, size=shape)
-    lo = 1 if domain == "positive" else (0 if dtype_name == "uint8" else -5)
-    return rng.integers(lo, 11 if dtype_name == "uint8" else 6, size=shape)
+        lo, hi = {"positive": (0.25, 3.0), "unit": (-0.9, 0.9), "nonzero": (0.25, 3.0)}.get(domain, (-3.0, 3.0))
+        values = rng.uniform(lo, hi, size=shape)
+    else:
+        lo, hi = {"positive": (1, 6), "unit": (-1 if signed else 0, 2), "nonzero": (1, 6)}.get(
+            domain, (-5 if signed else 0, 6 if signed else 11))
+        values = rng.integers(lo, hi, size=shape)
+    if domain == "nonzero" and signed:
+        values = values * rng.choice([-1, 1], size=shape)
+    return values
 
 
 def make(values, dtype_name):

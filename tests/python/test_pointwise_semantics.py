@@ -74,3 +74,33 @@ def test_integer_wraparound_matches_two_complement():
 def test_alpha_reaches_the_kernel():
     assert wick.sub(wick.tensor([10]), wick.tensor([3]), alpha=2).tolist() == [4]
     assert wick.tensor([1.0]).add(2, alpha=0.5).tolist() == [2.0]
+
+
+def test_every_python_operator_matches_numpy():
+    np = pytest.importorskip("numpy")
+    a = np.array([[-7, -2, 3], [4, 9, 5]])
+    b = np.array([[2, 3, -4], [1, 2, 3]])
+    x, y = wick.tensor(a.tolist()), wick.tensor(b.tolist())
+    cases = [
+        (x + y, a + b), (x - y, a - b), (x * y, a * b), (x // y, a // b), (x % y, a % b), (x & y, a & b),
+        (x | y, a | b), (x ^ y, a ^ b), (~x, ~a), (-x, -a), (+x, a), (abs(x), abs(a)), (x << 2, a << 2),
+        (x >> 1, a >> 1), (x ** 2, a ** 2), (x <= y, a <= b), (x >= y, a >= b), (x != y, a != b),
+        (7 // y, 7 // b), (7 % y, 7 % b), (2 ** abs(y), 2 ** abs(b)), (5 - x, 5 - a), (1 << abs(y), 1 << abs(b)),
+    ]
+    for got, want in cases:
+        assert got.tolist() == want.tolist()
+    z = wick.tensor([5, 6])
+    z //= 2
+    z %= 2
+    z **= 3
+    z <<= 1
+    z |= 4
+    assert z.tolist() == [4, 6]
+
+
+def test_integer_division_by_zero_raises():
+    with pytest.raises(RuntimeError, match="ZeroDivisionError"):
+        wick.tensor([1, 2]) // wick.tensor([1, 0])
+    with pytest.raises(RuntimeError, match="ZeroDivisionError"):
+        wick.tensor([1, 2]) % 0
+    assert (wick.tensor([1.0]) // 0).tolist() == [float("inf")]

@@ -11,6 +11,7 @@ namespace kernels {
 template <typename T> struct add_op;
 template <typename T> struct fill__op;
 template <typename T> struct lt_op;
+template <typename T> struct relu_mod_op;
 }  // namespace kernels
 
 static_assert(kNumDTypes == 10, "the kernel tables below have one entry per dtype");
@@ -119,6 +120,40 @@ const PointwiseKernels lt_kernels = {
 const char* const lt_constants[] = {nullptr};
 const PointwiseOp lt_pointwise = {"lt", Promotion::Common, true, &lt_kernels, lt_constants};
 
+// relu_mod: self % other if self > 0.5 and not other == 0 else ~self // other ** 2
+const PointwiseKernels relu_mod_kernels = {
+    {
+        nullptr,
+        nullptr,
+        nullptr,
+        nullptr,
+        &cpu_pointwise_kernel<kernels::relu_mod_op<int32_t>>,
+        &cpu_pointwise_kernel<kernels::relu_mod_op<int64_t>>,
+        nullptr,
+        nullptr,
+        nullptr,
+        nullptr,
+    },
+#if WICK_WITH_CUDA
+    {
+        nullptr,
+        nullptr,
+        nullptr,
+        nullptr,
+        &cuda_pointwise_kernel<kernels::relu_mod_op<int32_t>>,
+        &cuda_pointwise_kernel<kernels::relu_mod_op<int64_t>>,
+        nullptr,
+        nullptr,
+        nullptr,
+        nullptr,
+    },
+#else
+    {},
+#endif
+};
+const char* const relu_mod_constants[] = {nullptr};
+const PointwiseOp relu_mod_pointwise = {"relu_mod", Promotion::Common, false, &relu_mod_kernels, relu_mod_constants};
+
 }  // namespace
 
 const CopyFn kCpuCopyKernels[kNumDTypes] = {
@@ -198,6 +233,11 @@ Tensor lt(const Tensor& self, const Tensor& other) {
 Tensor lt_out(const Tensor& out, const Tensor& self, const Tensor& other) {
   Tensor result = out;
   return detail::pointwise(lt_pointwise, result, OutMode::Out, {self, other}, {});
+}
+
+Tensor relu_mod(const Tensor& self, const Tensor& other) {
+  Tensor out;
+  return detail::pointwise(relu_mod_pointwise, out, OutMode::Functional, {self, other}, {});
 }
 
 }  // namespace wick

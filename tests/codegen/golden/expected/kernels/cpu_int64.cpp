@@ -10,5 +10,6 @@ template void cpu_copy_kernel<int64_t>(TensorIter&);
 template void cpu_pointwise_kernel<kernels::add_op<int64_t>>(TensorIter&, const Scalar*);
 template void cpu_pointwise_kernel<kernels::fill__op<int64_t>>(TensorIter&, const Scalar*);
 template void cpu_pointwise_kernel<kernels::lt_op<int64_t>>(TensorIter&, const Scalar*);
+template void cpu_pointwise_kernel<kernels::relu_mod_op<int64_t>>(TensorIter&, const Scalar*);
 
 }  // namespace wick

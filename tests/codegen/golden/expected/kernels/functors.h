@@ -22,7 +22,7 @@ struct add_op {
   WICK_HOST_DEVICE T operator()(T self_in, T other_in) const {
     const C self = C(self_in);
     const C other = C(other_in);
-    return static_cast<T>(self + alpha * other);
+    return static_cast<T>((self + (alpha * other)));
   }
 };
 
@@ -45,7 +45,19 @@ struct lt_op {
   WICK_HOST_DEVICE bool operator()(T self_in, T other_in) const {
     const C self = C(self_in);
     const C other = C(other_in);
-    return static_cast<bool>(self < other);
+    return static_cast<bool>((self < other));
+  }
+};
+
+// relu_mod: self % other if self > 0.5 and not other == 0 else ~self // other ** 2
+template <typename T>
+struct relu_mod_op {
+  using C = opmath_t<T>;
+  explicit relu_mod_op(const Scalar* /*scalars*/) {}
+  WICK_HOST_DEVICE T operator()(T self_in, T other_in) const {
+    const C self = C(self_in);
+    const C other = C(other_in);
+    return static_cast<T>(((bool((self > C(0.5))) && bool((!(other == C(0))))) ? C(remainder(self, other)) : C(floor_divide(bitwise_not(self), pow(other, C(2))))));
   }
 };
 

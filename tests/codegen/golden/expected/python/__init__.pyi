@@ -20,6 +20,7 @@ from wick._C import (
     fill_ as fill_,
     lt as lt,
     mm as mm,
+    relu_mod as relu_mod,
     tensor as tensor,
 )
 from wick._legacy import (
@@ -54,5 +55,6 @@ __all__ = [
     "fill_",
     "lt",
     "mm",
+    "relu_mod",
     "tensor",
 ]

@@ -6,5 +6,6 @@ FUNCTIONS = (
     "fill_",
     "lt",
     "mm",
+    "relu_mod",
     "tensor",
 )

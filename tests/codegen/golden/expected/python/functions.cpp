@@ -158,6 +158,32 @@ PyObject* Function_mm(PyObject* /*module*/, PyObject* const* args, Py_ssize_t na
   });
 }
 
+constexpr ParamSpec kFunction_relu_mod_0[] = {
+    {"self", ArgKind::Tensor, false, false, DefaultKind::Required, 0},
+    {"other", ArgKind::Tensor, false, false, DefaultKind::Required, 0},
+};
+constexpr SignatureSpec kFunction_relu_mod_sigs[] = {
+    {kFunction_relu_mod_0, 2, "(Tensor self, Tensor other)"},
+};
+
+PyObject* Function_relu_mod(PyObject* /*module*/, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  static const ArgParser parser("relu_mod", kFunction_relu_mod_sigs, 1);
+  return guarded("relu_mod", [&]() -> PyObject* {
+    ParsedArgs r;
+    switch (parser.parse(args, nargs, kwnames, r)) {
+      case 0: {
+        const Tensor& a0 = r.tensor(0);
+        const Tensor& a1 = r.tensor(1);
+        Tensor result;
+        { GilRelease nogil(worth_releasing({&a0, &a1})); result = wick::relu_mod(a0, a1); }
+        return wrap(std::move(result));
+      }
+      default:
+        return nullptr;
+    }
+  });
+}
+
 constexpr ParamSpec kFunction_tensor_0[] = {
     {"data", ArgKind::Object, false, false, DefaultKind::Required, 0},
     {"dtype", ArgKind::DType, true, true, DefaultKind::None, 0},
@@ -195,6 +221,8 @@ PyMethodDef module_functions[] = {
      "lt($module, self, other, *, out=None)\n--\n\nWhether each element of ``self`` is less than ``other``."},
     {"mm", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(Function_mm)), METH_FASTCALL | METH_KEYWORDS,
      "mm($module, self, mat2, *, out=None)\n--\n\nThe matrix product of two 2-d tensors."},
+    {"relu_mod", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(Function_relu_mod)), METH_FASTCALL | METH_KEYWORDS,
+     "relu_mod($module, self, other)\n--\n\nEvery operator the expression translator knows, in one line."},
     {"tensor", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(Function_tensor)), METH_FASTCALL | METH_KEYWORDS,
      "tensor($module, data, *, dtype=None, device=None)\n--\n\nA new tensor holding a copy of ``data``."},
     {nullptr, nullptr, 0, nullptr},

@@ -3,6 +3,8 @@
 
 The checks themselves live in tests/python/opcheck.py; this table is all an op adds.
 """
+import math  # noqa: F401  (references may use it)
+
 import numpy as np
 import pytest
 
@@ -21,6 +23,7 @@ CASES = [
         function=True,
         inplace=True,
         out=True,
+        scalar_operand=True,
         reference=lambda self, other, alpha: self + alpha * other,
     ),
     PointwiseCase(
@@ -35,6 +38,7 @@ CASES = [
         function=True,
         inplace=False,
         out=True,
+        scalar_operand=False,
         reference=lambda self, other: self < other,
     ),
 ]

@@ -44,5 +44,7 @@ Tensor fill_(const Tensor& self, const Scalar& value);
 Tensor lt(const Tensor& self, const Tensor& other);
 // lt(Tensor self, Tensor other) -> Tensor [out]
 Tensor lt_out(const Tensor& out, const Tensor& self, const Tensor& other);
+// relu_mod(Tensor self, Tensor other) -> Tensor
+Tensor relu_mod(const Tensor& self, const Tensor& other);
 
 }  // namespace wick

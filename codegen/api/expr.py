@@ -1,0 +1,52 @@
+"""Pointwise expressions: Python syntax in the YAML, C++ in the functors.
+
+A declaration writes `self if self > 0 else 0` or `a // b`; the functor gets
+`(self > 0 ? self : 0)` and `floor_divide(a, b)`. The model has already
+checked that only these constructs appear (model._POINTWISE_NODES).
+"""
+from __future__ import annotations
+
+import ast
+
+_BINARY = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.BitAnd: "&", ast.BitOr: "|",
+           ast.BitXor: "^"}
+# Operators whose C++ meaning differs from Python's become calls into wick/math.h.
+_BINARY_CALLS = {ast.Mod: "remainder", ast.FloorDiv: "floor_divide", ast.Pow: "pow", ast.LShift: "shift_left",
+                 ast.RShift: "shift_right"}
+_UNARY = {ast.USub: "-", ast.UAdd: "+", ast.Not: "!"}
+_COMPARE = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
+BITWISE = (ast.BitAnd, ast.BitOr, ast.BitXor, ast.Invert, ast.LShift, ast.RShift)
+
+
+def to_cpp(expr: str) -> str:
+    return _emit(ast.parse(expr.strip(), mode="eval").body)
+
+
+def _emit(node: ast.AST) -> str:
+    if isinstance(node, ast.BinOp):
+        left, right = _emit(node.left), _emit(node.right)
+        if type(node.op) in _BINARY_CALLS:
+            return f"{_BINARY_CALLS[type(node.op)]}({left}, {right})"
+        return f"({left} {_BINARY[type(node.op)]} {right})"
+    if isinstance(node, ast.UnaryOp):
+        if isinstance(node.op, ast.Invert):
+            return f"bitwise_not({_emit(node.operand)})"
+        return f"({_UNARY[type(node.op)]}{_emit(node.operand)})"
+    if isinstance(node, ast.BoolOp):
+        joiner = " && " if isinstance(node.op, ast.And) else " || "
+        return "(" + joiner.join(f"bool({_emit(v)})" for v in node.values) + ")"
+    if isinstance(node, ast.Compare):
+        return f"({_emit(node.left)} {_COMPARE[type(node.ops[0])]} {_emit(node.comparators[0])})"
+    if isinstance(node, ast.IfExp):
+        # Both branches in the compute type, so `x if c else 0` has one type.
+        return f"({_emit(node.test)} ? C({_emit(node.body)}) : C({_emit(node.orelse)}))"
+    if isinstance(node, ast.Call):
+        assert isinstance(node.func, ast.Name)
+        return f"{node.func.id}({', '.join(_emit(a) for a in node.args)})"
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Constant):
+        # Literals in the compute type: float math stays in float, and pow(x, 2)
+        # finds one template argument.
+        return f"C({node.value!r})"
+    raise AssertionError(f"unexpected {type(node).__name__} in a checked expression")
