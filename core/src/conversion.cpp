@@ -1,4 +1,5 @@
-// core/src/conversion.cpp: copy_ between dtypes and devices, to(), cpu(), cuda(), item().
+// core/src/conversion.cpp: copy_ between dtypes and devices, to() and its shorthands (type(), float(), ...),
+// cpu(), cuda(), detach(), item().
 #include <cstring>
 
 #include "wick/core_ops.h"
@@ -102,5 +103,28 @@ Scalar item(const Tensor& self) {
     else return Scalar(double(opmath_t<T>(v)));
   });
 }
+
+Tensor to_type(const Tensor& self, DType dtype, bool non_blocking) { return to(self, dtype, non_blocking); }
+
+// Tensor.float() and friends: self.to(dtype), so self itself when it has that dtype already.
+Tensor to_float(const Tensor& self) { return to(self, DType::Float32); }
+Tensor to_double(const Tensor& self) { return to(self, DType::Float64); }
+Tensor to_half(const Tensor& self) { return to(self, DType::Float16); }
+Tensor to_bfloat16(const Tensor& self) { return to(self, DType::BFloat16); }
+Tensor to_int(const Tensor& self) { return to(self, DType::Int32); }
+Tensor to_long(const Tensor& self) { return to(self, DType::Int64); }
+Tensor to_short(const Tensor& self) { return to(self, DType::Int16); }
+Tensor to_char(const Tensor& self) { return to(self, DType::Int8); }
+Tensor to_byte(const Tensor& self) { return to(self, DType::UInt8); }
+Tensor to_bool(const Tensor& self) { return to(self, DType::Bool); }
+
+// Without autograd there is nothing to detach from: a new tensor over the same memory, not a view
+// (no _base), as PyTorch's detach() of a tensor that needs no grad.
+Tensor detach(const Tensor& self) {
+  WICK_CHECK_VALUE(self.defined(), "detach(): expected a tensor, got None");
+  return make_tensor(self.storage(), self.dtype(), self.sizes().vec(), self.strides().vec(), self.storage_offset());
+}
+
+Tensor detach_(const Tensor& self) { return self; }
 
 }  // namespace wick

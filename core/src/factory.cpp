@@ -1,7 +1,12 @@
-// core/src/factory.cpp: tensors made from sizes and values: empty, zeros, ones, full, arange, rand, randn.
+// core/src/factory.cpp: tensors made from sizes and values (empty, zeros, ones, full, arange, linspace,
+// logspace, eye), random ones (rand, randn, randint, randperm) and the *_like forms of each.
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <mutex>
 #include <random>
+#include <utility>
+#include <vector>
 
 #include "wick/core_ops.h"
 #include "wick/dispatch.h"
@@ -38,6 +43,117 @@ Tensor random(const char* op, IntArrayRef size, std::optional<DType> dtype, std:
     for (int64_t i = 0; i < values.numel(); ++i) p[i] = draw(g.engine);
   }
   return to(values, resolve(device), d);
+}
+
+// Note [Strides of *_like results]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// As PyTorch's preserve_format: a result made "like" a tensor keeps its memory
+// layout. A tensor whose elements fill a block of memory without gaps or
+// overlaps (a transpose, a permutation) lends its strides as they are; any other
+// (a slice with a step, an expanded tensor) gets dense strides that visit its
+// dims in the same order of stride, ties and 0 strides keeping the row-major order.
+bool non_overlapping_and_dense(IntArrayRef sizes, IntArrayRef strides) {
+  DimVector perm;
+  for (size_t d = 0; d < sizes.size(); ++d) perm.push_back(int64_t(d));
+  std::stable_sort(perm.begin(), perm.end(), [&](int64_t a, int64_t b) {
+    if (sizes[size_t(a)] < 2) return false;
+    if (sizes[size_t(b)] < 2) return true;
+    return strides[size_t(a)] < strides[size_t(b)];
+  });
+  int64_t expected = 1;
+  for (int64_t d : perm) {
+    if (sizes[size_t(d)] < 2) return true;
+    if (strides[size_t(d)] != expected) return false;
+    expected *= sizes[size_t(d)];
+  }
+  return true;
+}
+
+DimVector dense_strides_like(IntArrayRef sizes, IntArrayRef strides) {
+  const size_t ndim = sizes.size();
+  if (non_overlapping_and_dense(sizes, strides)) return strides.vec();
+  // perm[0] is the innermost dim; an insertion sort that moves no dim of stride 0, as PyTorch's.
+  DimVector perm(ndim);
+  for (size_t i = 0; i < ndim; ++i) perm[i] = int64_t(ndim - 1 - i);
+  auto should_swap = [&](int64_t d0, int64_t d1) {
+    const int64_t s0 = strides[size_t(d0)], s1 = strides[size_t(d1)];
+    if (s0 == 0 || s1 == 0) return 0;
+    if (s0 != s1) return s0 < s1 ? -1 : 1;
+    return sizes[size_t(d0)] > sizes[size_t(d1)] ? 1 : 0;
+  };
+  for (size_t i = 1; i < ndim; ++i) {
+    size_t d1 = i;
+    for (size_t j = 1; j <= i; ++j) {
+      const size_t d0 = i - j;
+      const int c = should_swap(perm[d0], perm[d1]);
+      if (c > 0) {
+        std::swap(perm[d0], perm[d1]);
+        d1 = d0;
+      } else if (c < 0) {
+        break;
+      }
+    }
+  }
+  DimVector result(ndim);
+  int64_t stride = 1;
+  for (int64_t d : perm) {
+    result[size_t(d)] = stride;
+    if (sizes[size_t(d)] > 1) stride *= sizes[size_t(d)];
+  }
+  return result;
+}
+
+// An uninitialised tensor shaped and laid out like `self`; dtype and device default to its own.
+Tensor like(const char* op, const Tensor& self, std::optional<DType> dtype, std::optional<Device> device) {
+  WICK_CHECK_VALUE(self.defined(), op, "(): expected a tensor, got None");
+  Tensor result = empty(self.sizes(), dtype.value_or(self.dtype()), device.value_or(self.device()));
+  DimVector strides = dense_strides_like(self.sizes(), self.strides());
+  if (IntArrayRef(strides) != result.strides()) {
+    result.impl()->set_geometry(result.storage(), self.sizes().vec(), std::move(strides), 0);
+  }
+  return result;
+}
+
+// The value of element i of linspace (or of the exponents of logspace): PyTorch's formula, which
+// meets `end` exactly by counting the second half back from it.
+template <typename Step>
+Step spaced(Step start, Step end, Step step, int64_t i, int64_t steps) {
+  return i < steps / 2 ? start + step * Step(i) : end - step * Step(steps - i - 1);
+}
+
+// The integers every value of dtype `d` holds exactly: [lo, hi].
+std::pair<double, double> exact_integer_range(DType d) {
+  return dispatch(d, [&](auto tag) -> std::pair<double, double> {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_same_v<T, bool>) return {0.0, 1.0};
+    else if constexpr (std::is_integral_v<T>) {
+      return {double(std::numeric_limits<T>::min()), double(std::numeric_limits<T>::max())};
+    } else {
+      const int digits = std::is_same_v<T, Half> ? 11 : std::is_same_v<T, BFloat16> ? 8
+                                                                                      : std::numeric_limits<T>::digits;
+      return {-std::ldexp(1.0, digits), std::ldexp(1.0, digits)};
+    }
+  });
+}
+
+// Start and end of linspace and logspace become values of the dtype first: refuse those it cannot hold.
+void check_fits(const char* op, const Scalar& value, DType d) {
+  if (value.is_bool() || d == DType::Bool) return;
+  const double x = value.to_double();
+  const bool fits = dispatch(d, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_integral_v<T>) {
+      using L = std::numeric_limits<T>;
+      if (value.is_integral()) return value.to_int64() >= int64_t(L::min()) && value.to_int64() <= int64_t(L::max());
+      return std::isfinite(x) && x > double(L::min()) - 1 && x < double(L::max()) + 1;
+    } else {
+      const double max = std::is_same_v<T, Half> ? 65504.0
+                         : std::is_same_v<T, BFloat16> ? 3.3895313892515355e38
+                                                        : double(std::numeric_limits<T>::max());
+      return !std::isfinite(x) || std::abs(x) <= max;
+    }
+  });
+  WICK_CHECK_VALUE(fits, op, "(): value ", x, " cannot be converted to type ", dtype_name(d), " without overflow");
 }
 
 }  // namespace
@@ -109,6 +225,154 @@ void manual_seed(int64_t seed) {
   Generator& g = generator();
   std::lock_guard<std::mutex> lock(g.mutex);
   g.engine.seed(uint64_t(seed));
+}
+
+Tensor linspace(const Scalar& start, const Scalar& end, int64_t steps, std::optional<DType> dtype,
+                std::optional<Device> device) {
+  WICK_CHECK_VALUE(steps >= 0, "linspace(): number of steps must be non-negative, got ", steps);
+  const DType d = dtype.value_or(kDefaultFloat);
+  WICK_CHECK_TYPE(d != DType::Bool, "linspace(): not implemented for 'Bool'");
+  check_fits("linspace", start, d);
+  check_fits("linspace", end, d);
+  Tensor out = empty({steps}, d, kCPU);
+  dispatch(d, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    // PyTorch's formula: integers step in double and truncate, floats step in their own precision
+    // (16-bit ones in float). PyTorch's vectorised CPU kernel evaluates it slightly differently, so
+    // some of its values lie one unit (integers) or one rounding (floats) away from these.
+    using Step = std::conditional_t<std::is_integral_v<T>, double, opmath_t<T>>;
+    T* p = out.data<T>();
+    const Step s = Step(start.to<T>()), e = Step(end.to<T>());
+    if (steps == 1) p[0] = start.to<T>();
+    if (steps < 2) return;
+    const Step step = (e - s) / Step(steps - 1);
+    for (int64_t i = 0; i < steps; ++i) p[i] = T(spaced(s, e, step, i, steps));
+  });
+  return to(out, resolve(device));
+}
+
+Tensor logspace(const Scalar& start, const Scalar& end, int64_t steps, double base, std::optional<DType> dtype,
+                std::optional<Device> device) {
+  WICK_CHECK_VALUE(steps >= 0, "logspace(): number of steps must be non-negative, got ", steps);
+  const DType d = dtype.value_or(kDefaultFloat);
+  WICK_CHECK_TYPE(d != DType::Bool, "logspace(): not implemented for 'Bool'");
+  check_fits("logspace", start, d);
+  check_fits("logspace", end, d);
+  Tensor out = empty({steps}, d, kCPU);
+  dispatch(d, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    T* p = out.data<T>();
+    if (steps == 1) p[0] = T(opmath_t<T>(std::pow(base, start.to_double())));
+    if (steps < 2) return;
+    // The exponents are linspace's between start and end as values of the dtype (an integer dtype
+    // truncates them), in double.
+    const double s = double(opmath_t<T>(start.to<T>())), e = double(opmath_t<T>(end.to<T>()));
+    const double step = (e - s) / double(steps - 1);
+    for (int64_t i = 0; i < steps; ++i) p[i] = T(opmath_t<T>(std::pow(base, spaced(s, e, step, i, steps))));
+  });
+  return to(out, resolve(device));
+}
+
+Tensor eye(int64_t n, int64_t m, std::optional<DType> dtype, std::optional<Device> device) {
+  WICK_CHECK_VALUE(n >= 0, "eye(): n must be greater or equal to 0, got ", n);
+  WICK_CHECK_VALUE(m >= 0, "eye(): m must be greater or equal to 0, got ", m);
+  Tensor out = zeros({n, m}, dtype.value_or(kDefaultFloat), kCPU);
+  dispatch(out.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    T* p = out.data<T>();
+    for (int64_t i = 0; i < std::min(n, m); ++i) p[i * m + i] = T(opmath_t<T>(1));
+  });
+  return to(out, resolve(device));
+}
+
+Tensor eye(int64_t n, std::optional<DType> dtype, std::optional<Device> device) { return eye(n, n, dtype, device); }
+
+Tensor randint(int64_t low, int64_t high, IntArrayRef size, std::optional<DType> dtype, std::optional<Device> device) {
+  const DType d = dtype.value_or(DType::Int64);
+  WICK_CHECK_VALUE(low < high, "randint(): random_ expects 'from' to be less than 'to', but got from=", low,
+                   " >= to=", high);
+  const auto [lo, hi] = exact_integer_range(d);
+  if (!is_floating(d)) {
+    WICK_CHECK_VALUE(double(low) >= lo, "randint(): from=", low, " is out of bounds for ", dtype_name(d));
+    WICK_CHECK_VALUE(double(high - 1) <= hi, "randint(): to - 1 = ", high - 1, " is out of bounds for ",
+                     dtype_name(d));
+  } else if (double(low) < lo || double(high - 1) > hi) {
+    warn("randint(): [", low, ", ", high - 1, "] reaches beyond [", lo, ", ", hi, "], the integers that ",
+         dtype_name(d), " holds exactly: values may repeat or be missing");
+  }
+  Tensor out = empty(size, d, kCPU);
+  const uint64_t range = uint64_t(high) - uint64_t(low);
+  {
+    Generator& g = generator();
+    std::lock_guard<std::mutex> lock(g.mutex);
+    dispatch(d, [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      T* p = out.data<T>();
+      for (int64_t i = 0; i < out.numel(); ++i) {
+        const int64_t v = int64_t(uint64_t(low) + g.engine() % range);
+        if constexpr (std::is_same_v<T, bool>) p[i] = v != 0;
+        else p[i] = T(opmath_t<T>(v));
+      }
+    });
+  }
+  return to(out, resolve(device));
+}
+
+Tensor randint(int64_t high, IntArrayRef size, std::optional<DType> dtype, std::optional<Device> device) {
+  return randint(0, high, size, dtype, device);
+}
+
+Tensor randperm(int64_t n, std::optional<DType> dtype, std::optional<Device> device) {
+  WICK_CHECK_VALUE(n >= 0, "randperm(): n must be non-negative, got ", n);
+  const DType d = dtype.value_or(DType::Int64);
+  WICK_CHECK_TYPE(d != DType::Bool, "randperm(): not implemented for 'Bool'");
+  WICK_CHECK_VALUE(n == 0 || double(n - 1) <= exact_integer_range(d).second, "randperm(): n=", n,
+                   " is too large for result tensor type ", dtype_name(d), ", which holds integers up to ",
+                   exact_integer_range(d).second, " exactly");
+  Tensor perm = empty({n}, DType::Int64, kCPU);  // before any work: MemoryError when n is too large
+  int64_t* p = perm.data<int64_t>();
+  for (int64_t i = 0; i < n; ++i) p[i] = i;
+  {
+    Generator& g = generator();
+    std::lock_guard<std::mutex> lock(g.mutex);
+    for (int64_t i = 0; i + 1 < n; ++i) {  // Fisher-Yates, front to back
+      const int64_t z = int64_t(g.engine() % uint64_t(n - i));
+      std::swap(p[i], p[i + z]);
+    }
+  }
+  return to(perm, resolve(device), d);
+}
+
+Tensor empty_like_with(const Tensor& self, std::optional<DType> dtype, std::optional<Device> device) {
+  return like("empty_like", self, dtype, device);
+}
+
+Tensor zeros_like(const Tensor& self, std::optional<DType> dtype, std::optional<Device> device) {
+  return zero_(like("zeros_like", self, dtype, device));
+}
+
+Tensor ones_like(const Tensor& self, std::optional<DType> dtype, std::optional<Device> device) {
+  return fill_(like("ones_like", self, dtype, device), 1);
+}
+
+Tensor full_like(const Tensor& self, const Scalar& fill_value, std::optional<DType> dtype,
+                 std::optional<Device> device) {
+  return fill_(like("full_like", self, dtype, device), fill_value);
+}
+
+// The values are those rand and randn give for the shape, laid out like self.
+Tensor rand_like(const Tensor& self, std::optional<DType> dtype, std::optional<Device> device) {
+  Tensor result = like("rand_like", self, dtype, device);
+  WICK_CHECK_TYPE(is_floating(result.dtype()), "rand_like(): expected a floating-point dtype, got ",
+                  dtype_name(result.dtype()));
+  return copy_(result, rand(self.sizes(), result.dtype(), result.device()));
+}
+
+Tensor randn_like(const Tensor& self, std::optional<DType> dtype, std::optional<Device> device) {
+  Tensor result = like("randn_like", self, dtype, device);
+  WICK_CHECK_TYPE(is_floating(result.dtype()), "randn_like(): expected a floating-point dtype, got ",
+                  dtype_name(result.dtype()));
+  return copy_(result, randn(self.sizes(), result.dtype(), result.device()));
 }
 
 }  // namespace wick

@@ -1,1 +1,531 @@
-// core/src/index_ops.cpp: (placeholder, filled in by the op-surface work)
+// core/src/index_ops.cpp: index_select, gather, scatter(_add), index_add, masked_fill/select, take and put, on CPU.
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <type_traits>
+#include <vector>
+
+#include "strided_walk.h"
+#include "wick/core_ops.h"
+#include "wick/dispatch.h"
+#include "wick/ops.h"
+
+namespace wick {
+namespace {
+
+using detail::at_least_1d;
+using detail::Geometry1d;
+using detail::walk_strided;
+
+
+
+// An op that writes into self in place needs each element of self at its own address.
+void check_writable(const char* op, const Tensor& self) {
+  for (int64_t d = 0; d < self.dim(); ++d) {
+    WICK_CHECK(self.stride(d) != 0 || self.size(d) <= 1, op,
+               "(): unsupported operation: more than one element of the written-to tensor refers to a single "
+               "memory location. Please clone() the tensor before performing the operation.");
+  }
+}
+
+// `t`, or a copy of it when it shares memory with `written`, which the op is about to change.
+Tensor unaliased(const Tensor& t, const Tensor& written) {
+  return detail::may_overlap(t, written) ? clone(t) : t;
+}
+
+// The index values as int64 in row-major order, validated against [low, high);
+// `fail(v)` throws the op's IndexError for a value outside.
+template <typename Fail>
+std::vector<int64_t> index_values(const Tensor& index, int64_t low, int64_t high, Fail&& fail) {
+  const Tensor values = contiguous(to(index, DType::Int64));
+  const int64_t* p = values.data<int64_t>();
+  std::vector<int64_t> out(p, p + values.numel());
+  for (int64_t v : out) {
+    if (v < low || v >= high) fail(v);
+  }
+  return out;
+}
+
+bool is_index_dtype(DType d, bool int32_ok) { return d == DType::Int64 || (int32_ok && d == DType::Int32); }
+
+// The largest finite value of a floating dtype, as PyTorch's overflow check sees it.
+template <typename T>
+constexpr double float_max() {
+  if constexpr (std::is_same_v<T, Half>) return 65504.0;
+  if constexpr (std::is_same_v<T, BFloat16>) return 3.3895313892515355e38;
+  return double(std::numeric_limits<float>::max());
+}
+
+// `value` as a T for writing into a tensor, or RuntimeError when T cannot hold
+// it, as PyTorch checks fill values (masked_fill, scatter). As there, negative
+// integers wrap into unsigned types, infinities and NaN fit floating types.
+template <typename T>
+T checked_value(const char* op, const Scalar& value) {
+  bool fits = true;
+  if constexpr (std::is_same_v<T, bool> || std::is_same_v<T, double>) {
+    fits = true;
+  } else if constexpr (std::is_integral_v<T>) {
+    using Limits = std::numeric_limits<T>;
+    if (value.is_floating_point()) {
+      const double v = value.to_double();  // NaN fails both comparisons
+      fits = v >= double(Limits::lowest()) && v < double(Limits::max()) + 1.0;
+    } else if (value.is_integral()) {
+      const int64_t v = value.to_int64();
+      fits = std::is_unsigned_v<T> ? (v <= int64_t(Limits::max()) && v >= -int64_t(Limits::max()))
+                                   : (v >= int64_t(Limits::lowest()) && v <= int64_t(Limits::max()));
+    }
+  } else {
+    const double v = value.to_double();
+    fits = !std::isfinite(v) || std::fabs(v) <= float_max<T>();
+  }
+  WICK_CHECK(fits, op, "(): value cannot be converted to type ", dtype_name(dtype_of<T>::value),
+             " without overflow");
+  return value.to<T>();
+}
+
+// Bool masks, and uint8 ones with a deprecation warning, as PyTorch takes them.
+void check_mask(const char* op, const Tensor& mask) {
+  detail::check_cpu(op, mask);
+  if (mask.dtype() == DType::UInt8) {
+    warn(op, "() received a mask with dtype wick.uint8, this behavior is now deprecated, please use a mask with "
+             "dtype wick.bool instead.");
+    return;
+  }
+  WICK_CHECK(mask.dtype() == DType::Bool, op, "(): expected a mask with dtype wick.bool (or the deprecated "
+             "wick.uint8), but got ", dtype_name(mask.dtype()));
+}
+
+// ---------------------------------------------------------------------------------------------
+// scatter, scatter_add
+
+// Note [Scatter and gather geometry]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// As in PyTorch, a 0-d operand counts as 1-d of size 1, index has as many dims
+// as self (and src), and index may be smaller than them: for gather,
+// index.size(d) <= self.size(d) for every d but `dim`; for scatter also
+// index.size(d) <= src.size(d) for every d. Position p of index names, in the
+// other tensor, the position p with its `dim` coordinate replaced by index[p]
+// (gather reads self there; scatter writes src[p] there). So one walk over
+// index's shape serves both, with self's stride along `dim` zeroed and
+// index[p] * stride added.
+struct ScatterPlan {
+  int64_t dim;
+  Geometry1d self, index;
+  std::vector<int64_t> positions;  // index, row-major, validated
+};
+
+ScatterPlan plan_scatter(const char* op, const Tensor& self, int64_t dim, const Tensor& index, const Tensor* src) {
+  ScatterPlan plan{self.wrap_dim(dim), at_least_1d(self), at_least_1d(index), {}};
+  const int64_t d = plan.dim;
+  const size_t nd = plan.self.sizes.size();
+  WICK_CHECK(plan.index.sizes.size() == nd, op, "(): Index tensor must have the same number of dimensions as self tensor");
+  std::optional<Geometry1d> from;
+  if (src) {
+    from = at_least_1d(*src);
+    WICK_CHECK(from->sizes.size() == nd, op, "(): Index tensor must have the same number of dimensions as src tensor");
+  }
+  for (size_t k = 0; k < nd; ++k) {
+    const bool fits = (int64_t(k) == d || plan.index.sizes[k] <= plan.self.sizes[k]) &&
+                      (!src || plan.index.sizes[k] <= from->sizes[k]);
+    if (fits) continue;
+    if (src) {
+      detail::fail<Error>(op, "(): Expected index ", shape_str(index.sizes()), " to be smaller than self ",
+                          shape_str(self.sizes()), " apart from dimension ", d, " and to be smaller size than src ",
+                          shape_str(src->sizes()));
+    }
+    detail::fail<Error>(op, "(): Expected index ", shape_str(index.sizes()), " to be smaller than self ",
+                        shape_str(self.sizes()), " apart from dimension ", d);
+  }
+  const int64_t size = plan.self.sizes[size_t(d)];
+  plan.positions = index_values(index, 0, size, [&](int64_t v) {
+    detail::fail<IndexError>(op, "(): index ", v, " is out of bounds for dimension ", d, " with size ", size);
+  });
+  return plan;
+}
+
+void check_scatter_args(const char* op, const Tensor& self, const Tensor& index, const Tensor* src) {
+  detail::check_cpu(op, self);
+  detail::check_cpu(op, index);
+  WICK_CHECK(index.dtype() == DType::Int64, op, "(): Expected dtype int64 for index, but got ",
+             dtype_name(index.dtype()));
+  if (src) {
+    detail::check_cpu(op, *src);
+    WICK_CHECK(src->dtype() == self.dtype(), op, "(): Expected self.dtype to be equal to src.dtype (got ",
+               dtype_name(self.dtype()), " and ", dtype_name(src->dtype()), ")");
+  }
+}
+
+// self[..., index[p], ...] = src[p] (or += with `add`), or = value without src.
+void scatter_into(const char* op, const Tensor& self, int64_t dim, const Tensor& index, const Tensor* src,
+                  const Scalar* value, bool add) {
+  check_scatter_args(op, self, index, src);
+  (void)self.wrap_dim(dim);  // a bad dim is an error even when index is empty
+  check_writable(op, self);
+  if (index.numel() == 0) return;
+  const ScatterPlan plan = plan_scatter(op, self, dim, index, src);
+  const Tensor source = src ? unaliased(*src, self) : Tensor();
+  const Geometry1d from = src ? at_least_1d(source) : Geometry1d{};
+  const int64_t d = plan.dim, step = plan.self.strides[size_t(d)];
+  DimVector dst_strides = plan.self.strides;
+  dst_strides[size_t(d)] = 0;
+  dispatch(self.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    using Acc = opmath_t<T>;
+    T* dst = self.data<T>();
+    const int64_t* pos = plan.positions.data();
+    int64_t n = 0;
+    if (!src) {
+      const T v = checked_value<T>(op, *value);
+      walk_strided<1>(plan.index.sizes, {IntArrayRef(dst_strides)},
+                      [&](const std::array<int64_t, 1>& off, const DimVector&) { dst[off[0] + pos[n++] * step] = v; });
+      return;
+    }
+    const T* from_data = source.data<T>();
+    walk_strided<2>(plan.index.sizes, {IntArrayRef(dst_strides), IntArrayRef(from.strides)},
+                    [&](const std::array<int64_t, 2>& off, const DimVector&) {
+                      T& out = dst[off[0] + pos[n++] * step];
+                      const T v = from_data[off[1]];
+                      out = add ? static_cast<T>(static_cast<Acc>(out) + static_cast<Acc>(v)) : v;
+                    });
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// masked_fill
+
+void masked_fill_into(const char* op, const Tensor& self, const Tensor& mask, const Scalar& value) {
+  detail::check_cpu(op, self);
+  check_mask(op, mask);
+  const DimVector shape = broadcast_shapes(op, self.sizes(), mask.sizes());
+  WICK_CHECK(IntArrayRef(shape) == self.sizes(), op, "(): output with shape ", shape_str(self.sizes()),
+             " doesn't match the broadcast shape ", shape_str(shape));
+  for (int64_t d = 0; d < self.dim(); ++d) {
+    if (self.stride(d) == 0 && self.size(d) > 1) {
+      warn("Use of ", op, "() on expanded tensors is deprecated. Please clone() the tensor before performing "
+           "this operation. This also applies to advanced indexing e.g. tensor[mask] = scalar");
+      break;
+    }
+  }
+  const Tensor m = unaliased(expand(mask, self.sizes()), self);
+  dispatch(self.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const T v = checked_value<T>(op, value);
+    if (self.numel() == 0) return;
+    T* dst = self.data<T>();
+    const uint8_t* bits = reinterpret_cast<const uint8_t*>(m.data_ptr());  // bool and uint8 alike
+    walk_strided<2>(self.sizes(), {self.strides(), m.strides()},
+                    [&](const std::array<int64_t, 2>& off, const DimVector&) {
+                      if (bits[off[1]]) dst[off[0]] = v;
+                    });
+  });
+}
+
+Scalar fill_value(const char* op, const Tensor& value) {
+  WICK_CHECK(value.dim() == 0, op, "() only supports a 0-dimensional value tensor, but got tensor with ",
+             value.dim(), " dimension(s).");
+  return item(value);
+}
+
+Tensor masked_fill_copy(const Tensor& self, const Tensor& mask, const Scalar& value) {
+  const DimVector shape = broadcast_shapes("masked_fill", self.sizes(), mask.sizes());
+  Tensor result = empty(shape, self.dtype(), self.device());
+  copy_(result, self);
+  masked_fill_into("masked_fill", result, mask, value);
+  return result;
+}
+
+// Maps a position in the row-major order of `t` to its element offset.
+int64_t offset_of(const Tensor& t, int64_t linear) {
+  int64_t offset = 0;
+  for (int64_t d = t.dim() - 1; d >= 0; --d) {
+    const int64_t size = t.size(d);
+    offset += (linear % size) * t.stride(d);
+    linear /= size;
+  }
+  return offset;
+}
+
+// Position values for take and put_: negative ones count from the end of numel.
+std::vector<int64_t> flat_positions(const Tensor& index, int64_t numel) {
+  std::vector<int64_t> pos = index_values(index, -numel, numel, [&](int64_t v) {
+    detail::fail<IndexError>("out of range: tried to access index ", v, " on a tensor of ", numel, " elements.");
+  });
+  for (int64_t& v : pos) {
+    if (v < 0) v += numel;
+  }
+  return pos;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// index_select, gather
+
+Tensor index_select_out(const Tensor& out, const Tensor& self, int64_t dim, const Tensor& index) {
+  detail::check_cpu("index_select", self);
+  detail::check_cpu("index_select", index);
+  const int64_t d = self.wrap_dim(dim);
+  WICK_CHECK_INDEX(index.dim() <= 1, "index_select(): Index is supposed to be a vector, but got a ", index.dim(),
+                   "-D tensor");
+  WICK_CHECK(self.dim() > 0 || index.numel() == 1, "index_select(): Index to scalar can have only 1 value, got ",
+             index.numel(), " value(s)");
+  WICK_CHECK(is_index_dtype(index.dtype(), true), "index_select(): Expected dtype int32 or int64 for index, but got ",
+             dtype_name(index.dtype()));
+  const Geometry1d src = at_least_1d(self);
+  const int64_t size = src.sizes[size_t(d)], step = src.strides[size_t(d)];
+  const std::vector<int64_t> pos = index_values(index, 0, size, [&](int64_t v) {
+    detail::fail<IndexError>("index_select(): index ", v, " is out of bounds for dimension ", d, " with size ", size);
+  });
+  DimVector sizes = self.sizes().vec();
+  if (self.dim() > 0) sizes[size_t(d)] = index.numel();
+  Tensor result = empty(sizes, self.dtype(), self.device());
+  if (result.numel() > 0) {
+    DimVector loop = src.sizes, strides = src.strides;
+    loop[size_t(d)] = int64_t(pos.size());
+    strides[size_t(d)] = 0;
+    dispatch(self.dtype(), [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      const T* from = self.data<T>();
+      T* dst = result.data<T>();
+      int64_t n = 0;
+      walk_strided<1>(loop, {IntArrayRef(strides)}, [&](const std::array<int64_t, 1>& off, const DimVector& at) {
+        dst[n++] = from[off[0] + pos[size_t(at[size_t(d)])] * step];
+      });
+    });
+  }
+  return detail::finish_out("index_select", out, result);
+}
+
+Tensor gather_out(const Tensor& out, const Tensor& self, int64_t dim, const Tensor& index, bool /*sparse_grad*/) {
+  detail::check_cpu("gather", self);
+  detail::check_cpu("gather", index);
+  const int64_t d = self.wrap_dim(dim);
+  WICK_CHECK(index.dtype() == DType::Int64, "gather(): Expected dtype int64 for index, but got ",
+             dtype_name(index.dtype()));
+  Tensor result = empty(index.sizes(), self.dtype(), self.device());
+  if (index.numel() == 0) return detail::finish_out("gather", out, result);
+  const Geometry1d src = at_least_1d(self), idx = at_least_1d(index);
+  WICK_CHECK(idx.sizes.size() == src.sizes.size(),
+             "gather(): Index tensor must have the same number of dimensions as input tensor");
+  for (size_t k = 0; k < src.sizes.size(); ++k) {
+    WICK_CHECK(int64_t(k) == d || idx.sizes[k] <= src.sizes[k], "gather(): Size does not match at dimension ", k,
+               " expected index ", shape_str(index.sizes()), " to be smaller than self ", shape_str(self.sizes()),
+               " apart from dimension ", d);
+  }
+  const int64_t size = src.sizes[size_t(d)], step = src.strides[size_t(d)];
+  const std::vector<int64_t> pos = index_values(index, 0, size, [&](int64_t v) {
+    detail::fail<IndexError>("gather(): index ", v, " is out of bounds for dimension ", d, " with size ", size);
+  });
+  DimVector strides = src.strides;
+  strides[size_t(d)] = 0;
+  dispatch(self.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const T* from = self.data<T>();
+    T* dst = result.data<T>();
+    int64_t n = 0;
+    walk_strided<1>(idx.sizes, {IntArrayRef(strides)}, [&](const std::array<int64_t, 1>& off, const DimVector&) {
+      dst[n] = from[off[0] + pos[size_t(n)] * step];
+      ++n;
+    });
+  });
+  return detail::finish_out("gather", out, result);
+}
+
+// ---------------------------------------------------------------------------------------------
+// scatter, scatter_add (See Note [Scatter and gather geometry])
+
+Tensor scatter_(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
+  scatter_into("scatter_", self, dim, index, &src, nullptr, false);
+  return self;
+}
+
+Tensor scatter_(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value) {
+  scatter_into("scatter_", self, dim, index, nullptr, &value, false);
+  return self;
+}
+
+Tensor scatter_out(const Tensor& out, const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
+  check_scatter_args("scatter", self, index, &src);
+  Tensor result = clone(self);
+  scatter_into("scatter", result, dim, index, &src, nullptr, false);
+  return detail::finish_out("scatter", out, result);
+}
+
+Tensor scatter_out(const Tensor& out, const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value) {
+  check_scatter_args("scatter", self, index, nullptr);
+  Tensor result = clone(self);
+  scatter_into("scatter", result, dim, index, nullptr, &value, false);
+  return detail::finish_out("scatter", out, result);
+}
+
+Tensor scatter_add_(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
+  scatter_into("scatter_add_", self, dim, index, &src, nullptr, true);
+  return self;
+}
+
+Tensor scatter_add_out(const Tensor& out, const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
+  check_scatter_args("scatter_add", self, index, &src);
+  Tensor result = clone(self);
+  scatter_into("scatter_add", result, dim, index, &src, nullptr, true);
+  return detail::finish_out("scatter_add", out, result);
+}
+
+// ---------------------------------------------------------------------------------------------
+// index_add
+
+Tensor index_add_(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source, const Scalar& alpha) {
+  const char* op = "index_add_";
+  detail::check_cpu(op, self);
+  detail::check_cpu(op, index);
+  detail::check_cpu(op, source);
+  const int64_t d = self.wrap_dim(dim);
+  WICK_CHECK_INDEX(index.dim() <= 1, op, "(): Index is supposed to be a vector, but got dim: ", index.dim(),
+                   " with type: ", dtype_type_name(index.dtype()), " and size: ", shape_str(index.sizes()));
+  WICK_CHECK(is_index_dtype(index.dtype(), true), op, "(): Expected dtype int32/int64 for index but got: ",
+             dtype_type_name(index.dtype()));
+  WICK_CHECK(self.dtype() == source.dtype(), op, "(): self (", dtype_type_name(self.dtype()), ") and source (",
+             dtype_type_name(source.dtype()), ") must have the same scalar type");
+  WICK_CHECK(d == 0 || d < source.dim(), op, "(): Indexing dim ", d, " is out of bounds of the source tensor with dim ",
+             source.dim());
+  const Geometry1d dst = at_least_1d(self), from = at_least_1d(source);
+  WICK_CHECK(index.numel() == from.sizes[size_t(d)], op, "(): Number of indices (", index.numel(),
+             ") should be equal to source.size(dim): (", from.sizes[size_t(d)], "), for dim: ", d);
+  bool same = dst.sizes.size() == from.sizes.size();
+  for (size_t k = 0; same && k < dst.sizes.size(); ++k) same = int64_t(k) == d || dst.sizes[k] == from.sizes[k];
+  WICK_CHECK(same, op, "(): source tensor shape must match self tensor shape, excluding the specified dimension. "
+             "Got self.shape = ", shape_str(self.sizes()), " source.shape = ", shape_str(source.sizes()));
+  check_writable(op, self);
+  const int64_t size = dst.sizes[size_t(d)], step = dst.strides[size_t(d)];
+  const std::vector<int64_t> pos = index_values(index, 0, size, [&](int64_t v) {
+    detail::fail<IndexError>(op, "(): index ", v, " is out of bounds for dimension ", d, " with size ", size);
+  });
+  if (source.numel() == 0) return self;
+  const Tensor src = unaliased(source, self);
+  DimVector strides = dst.strides;
+  strides[size_t(d)] = 0;
+  dispatch(self.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    using Acc = opmath_t<T>;
+    const Acc a = static_cast<Acc>(alpha.to<T>());
+    T* out = self.data<T>();
+    const T* in = src.data<T>();
+    walk_strided<2>(from.sizes, {IntArrayRef(strides), IntArrayRef(from.strides)},
+                    [&](const std::array<int64_t, 2>& off, const DimVector& at) {
+                      T& o = out[off[0] + pos[size_t(at[size_t(d)])] * step];
+                      o = static_cast<T>(static_cast<Acc>(o) + a * static_cast<Acc>(in[off[1]]));
+                    });
+  });
+  return self;
+}
+
+Tensor index_add_out(const Tensor& out, const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source,
+                     const Scalar& alpha) {
+  Tensor result = clone(self);
+  index_add_(result, dim, index, source, alpha);
+  return detail::finish_out("index_add", out, result);
+}
+
+// ---------------------------------------------------------------------------------------------
+// masked_fill, masked_select
+
+Tensor masked_fill_(const Tensor& self, const Tensor& mask, const Scalar& value) {
+  masked_fill_into("masked_fill_", self, mask, value);
+  return self;
+}
+
+Tensor masked_fill_(const Tensor& self, const Tensor& mask, const Tensor& value) {
+  masked_fill_into("masked_fill_", self, mask, fill_value("masked_fill_", value));
+  return self;
+}
+
+Tensor masked_fill(const Tensor& self, const Tensor& mask, const Scalar& value) {
+  return masked_fill_copy(self, mask, value);
+}
+
+Tensor masked_fill(const Tensor& self, const Tensor& mask, const Tensor& value) {
+  return masked_fill_copy(self, mask, fill_value("masked_fill", value));
+}
+
+Tensor masked_select_out(const Tensor& out, const Tensor& self, const Tensor& mask) {
+  detail::check_cpu("masked_select", self);
+  check_mask("masked_select", mask);
+  const DimVector shape = broadcast_shapes("masked_select", self.sizes(), mask.sizes());
+  const Tensor values = expand(self, shape), m = expand(mask, shape);
+  const uint8_t* bits = reinterpret_cast<const uint8_t*>(m.data_ptr());
+  int64_t count = 0;
+  walk_strided<1>(shape, {m.strides()}, [&](const std::array<int64_t, 1>& off, const DimVector&) {
+    count += bits[off[0]] != 0;
+  });
+  Tensor result = empty({count}, self.dtype(), self.device());
+  if (count > 0) {
+    dispatch(self.dtype(), [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      const T* from = values.data<T>();
+      T* dst = result.data<T>();
+      walk_strided<2>(shape, {values.strides(), m.strides()}, [&](const std::array<int64_t, 2>& off, const DimVector&) {
+        if (bits[off[1]]) *dst++ = from[off[0]];
+      });
+    });
+  }
+  return detail::finish_out("masked_select", out, result);
+}
+
+// ---------------------------------------------------------------------------------------------
+// take, put
+
+Tensor take_out(const Tensor& out, const Tensor& self, const Tensor& index) {
+  detail::check_cpu("take", self);
+  detail::check_cpu("take", index);
+  WICK_CHECK(index.dtype() == DType::Int64, "take(): Expected a long tensor for index, but got ",
+             dtype_type_name(index.dtype()));
+  WICK_CHECK_INDEX(self.numel() > 0 || index.numel() == 0, "take(): tried to take from an empty tensor");
+  const std::vector<int64_t> pos = flat_positions(index, self.numel());
+  Tensor result = empty(index.sizes(), self.dtype(), self.device());
+  if (!pos.empty()) {
+    const Tensor flat = contiguous(self);
+    dispatch(self.dtype(), [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      const T* from = flat.data<T>();
+      T* dst = result.data<T>();
+      for (size_t i = 0; i < pos.size(); ++i) dst[i] = from[pos[i]];
+    });
+  }
+  return detail::finish_out("take", out, result);
+}
+
+Tensor put_(const Tensor& self, const Tensor& index, const Tensor& source, bool accumulate) {
+  const char* op = "put_";
+  detail::check_cpu(op, self);
+  detail::check_cpu(op, index);
+  detail::check_cpu(op, source);
+  WICK_CHECK(index.dtype() == DType::Int64, op, "(): Expected a long tensor for index, but got ",
+             dtype_type_name(index.dtype()));
+  WICK_CHECK(self.dtype() == source.dtype(), op, "(): self and source expected to have the same dtype, but got "
+             "self.dtype = ", dtype_type_name(self.dtype()), " and source.dtype = ", dtype_type_name(source.dtype()));
+  WICK_CHECK_INDEX(source.numel() == index.numel(), op, "(): Expected source and index to have the same number of "
+                   "elements, but got source.numel() = ", source.numel(), ", index.numel() = ", index.numel());
+  WICK_CHECK_INDEX(self.numel() > 0 || index.numel() == 0, op, "(): Tried to put elements into an empty tensor");
+  check_writable(op, self);
+  const std::vector<int64_t> pos = flat_positions(index, self.numel());
+  if (pos.empty()) return self;
+  const Tensor values = contiguous(unaliased(source, self));
+  dispatch(self.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    using Acc = opmath_t<T>;
+    T* dst = self.data<T>();
+    const T* from = values.data<T>();
+    for (size_t i = 0; i < pos.size(); ++i) {
+      T& o = dst[offset_of(self, pos[i])];
+      o = accumulate ? static_cast<T>(static_cast<Acc>(o) + static_cast<Acc>(from[i])) : from[i];
+    }
+  });
+  return self;
+}
+
+Tensor put(const Tensor& self, const Tensor& index, const Tensor& source, bool accumulate) {
+  Tensor result = clone(self);
+  return put_(result, index, source, accumulate);
+}
+
+}  // namespace wick

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <vector>
 
+#include "strided_walk.h"
 #include "wick/cast.h"
 #include "wick/core_ops.h"
 #include "wick/dispatch.h"
@@ -24,26 +25,9 @@ bool is_mask(const Tensor& t) { return t.dtype() == DType::Bool || t.dtype() == 
 // strides, in row-major order; offset is in elements from the first one.
 template <typename Fn>
 void walk(IntArrayRef sizes, IntArrayRef strides, Fn&& fn) {
-  for (int64_t s : sizes) {
-    if (s == 0) return;
-  }
-  const size_t nd = sizes.size();
-  DimVector coords(nd, 0);
-  int64_t offset = 0;
-  for (;;) {
-    fn(offset, coords);
-    bool done = true;
-    for (size_t d = nd; d-- > 0;) {
-      if (++coords[d] < sizes[d]) {
-        offset += strides[d];
-        done = false;
-        break;
-      }
-      offset -= strides[d] * (sizes[d] - 1);
-      coords[d] = 0;
-    }
-    if (done) return;
-  }
+  detail::walk_strided<1>(sizes, {strides}, [&](const std::array<int64_t, 1>& offset, const DimVector& coords) {
+    fn(offset[0], coords);
+  });
 }
 
 // The indices with each mask replaced by its coordinates: one integer tensor

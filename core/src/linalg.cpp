@@ -1,7 +1,13 @@
-// core/src/linalg.cpp: mm, mv and addmv; BLAS for float32 and float64, a loop for the rest.
+// core/src/linalg.cpp: matrix products (mm, mv, dot, bmm, matmul, outer, addmv, addmm, addbmm, baddbmm):
+// BLAS for float32 and float64, a loop for the rest.
 #include <cblas.h>
 
 #include <algorithm>
+#include <climits>
+#include <initializer_list>
+#include <string>
+#include <type_traits>
+#include <vector>
 
 #include "wick/core_ops.h"
 #include "wick/dispatch.h"
@@ -10,115 +16,346 @@
 namespace wick {
 namespace {
 
-void check_matmul_operands(const char* op, const Tensor& a, const Tensor& b) {
+void check_operands(const char* op, const Tensor& a, const Tensor& b) {
   WICK_CHECK_VALUE(a.defined() && b.defined(), op, "(): expected tensors, got None");
   WICK_CHECK_TYPE(a.dtype() == b.dtype(), op, "(): expected both operands to have the same dtype, but got ",
                   dtype_name(a.dtype()), " and ", dtype_name(b.dtype()));
+  WICK_CHECK_TYPE(a.dtype() != DType::Bool, op, "(): not implemented for 'Bool'");
   WICK_CHECK(a.device() == b.device(), op, "(): expected both operands on one device, got ", a.device().str(),
              " and ", b.device().str());
-  WICK_CHECK_KIND(NotImplementedError, a.device().is_cpu(), op, "(): not implemented on ", a.device().str(),
-                  " yet");
+  detail::check_cpu(op, a);
 }
 
-// Whether a BLAS routine can read `m` as is: one unit stride and a leading dimension that covers the other.
-bool blas_layout(const Tensor& m, CBLAS_TRANSPOSE* trans, int64_t* ld) {
-  const int64_t rows = m.sizes()[0], cols = m.sizes()[1];
-  const int64_t rs = m.strides()[0], cs = m.strides()[1];
-  if (cs == 1 && (rows <= 1 || rs >= std::max<int64_t>(cols, 1))) {
+// The `self` of the add*mm ops: same dtype and device as the product it is added to.
+void check_self(const char* op, const Tensor& self, const Tensor& operand) {
+  WICK_CHECK_VALUE(self.defined(), op, "(): expected a tensor for self, got None");
+  WICK_CHECK_TYPE(self.dtype() == operand.dtype(), op, "(): expected self to have the dtype of the product, ",
+                  dtype_name(operand.dtype()), ", but got ", dtype_name(self.dtype()));
+  WICK_CHECK(self.device() == operand.device(), op, "(): expected self on ", operand.device().str(), ", got ",
+             self.device().str());
+}
+
+void check_scalars(const char* op, DType dtype, const Scalar& beta, const Scalar& alpha) {
+  WICK_CHECK_TYPE(is_floating(dtype) || (!alpha.is_floating_point() && !beta.is_floating_point()), op,
+                  "(): for integral input tensors, beta and alpha must not be floating point numbers");
+}
+
+// Whether BLAS can read a rows x cols matrix with these strides as is: one unit stride and a
+// leading dimension that covers the other. The stride of a dim of size 1 is never read, so any will do.
+bool blas_layout(int64_t rows, int64_t cols, int64_t rs, int64_t cs, CBLAS_TRANSPOSE* trans, int64_t* ld) {
+  if ((cols == 1 || cs == 1) && (rows == 1 || rs >= std::max<int64_t>(cols, 1))) {
     *trans = CblasNoTrans;
-    *ld = std::max<int64_t>({rs, cols, 1});
+    *ld = rows == 1 ? std::max<int64_t>(cols, 1) : rs;
     return true;
   }
-  if (rs == 1 && (cols <= 1 || cs >= std::max<int64_t>(rows, 1))) {
+  if ((rows == 1 || rs == 1) && (cols == 1 || cs >= std::max<int64_t>(rows, 1))) {
     *trans = CblasTrans;
-    *ld = std::max<int64_t>({cs, rows, 1});
+    *ld = cols == 1 ? std::max<int64_t>(rows, 1) : cs;
     return true;
   }
   return false;
 }
 
-// out (n x m, contiguous, fresh) = a (n x k) @ b (k x m)
-void matmul_into(const Tensor& out, Tensor a, Tensor b) {
-  const int64_t n = a.sizes()[0], k = a.sizes()[1], m = b.sizes()[1];
+bool blas_layout(const Tensor& m, CBLAS_TRANSPOSE* trans, int64_t* ld) {
+  return blas_layout(m.size(-2), m.size(-1), m.stride(-2), m.stride(-1), trans, ld);
+}
+
+// The element offset of each matrix of `t` (..., rows, cols) as its batch dims broadcast to `batch`, in row-major
+// order of `batch`: a broadcast dim adds nothing.
+std::vector<int64_t> batch_offsets(const Tensor& t, IntArrayRef batch) {
+  const size_t own = size_t(t.dim() - 2), lead = batch.size() - own;
+  int64_t count = 1;
+  for (int64_t s : batch) count *= s;
+  std::vector<int64_t> offsets(size_t(count), 0);
+  DimVector index(batch.size(), 0);
+  for (int64_t i = 0; i < count; ++i) {
+    int64_t offset = 0;
+    for (size_t d = 0; d < own; ++d) {
+      if (t.sizes()[d] != 1) offset += index[lead + d] * t.strides()[d];
+    }
+    offsets[size_t(i)] = offset;
+    for (size_t d = batch.size(); d-- > 0;) {
+      if (++index[d] < batch[d]) break;
+      index[d] = 0;
+    }
+  }
+  return offsets;
+}
+
+template <typename Acc>
+Acc scalar_as(const Scalar& s) {
+  if constexpr (std::is_integral_v<Acc>) return Acc(s.to_int64());
+  else return Acc(s.to_double());
+}
+
+// With `reduce`, the products of all batches are summed in Acc before the one rounding to T.
+template <typename T>
+void gemm_loop(int64_t count, int64_t n, int64_t k, int64_t m, const T* a, const std::vector<int64_t>& a_off,
+               int64_t as0, int64_t as1, const T* b, const std::vector<int64_t>& b_off, int64_t bs0, int64_t bs1,
+               T* out, const Scalar& alpha, const Scalar& beta, bool reduce) {
+  using Acc = acc_t<T>;
+  const Acc al = scalar_as<Acc>(alpha), be = scalar_as<Acc>(beta);
+  std::vector<Acc> sums(static_cast<size_t>(reduce ? n * m : m));
+  auto write_row = [&](T* orow, const Acc* acc) {
+    for (int64_t c = 0; c < m; ++c) {
+      const Acc v = be == Acc(0) ? al * acc[c] : be * Acc(opmath_t<T>(orow[c])) + al * acc[c];
+      orow[c] = T(opmath_t<T>(v));
+    }
+  };
+  for (int64_t i = 0; i < count; ++i) {
+    const T* pa = a + a_off[size_t(i)];
+    const T* pb = b + b_off[size_t(i)];
+    for (int64_t r = 0; r < n; ++r) {
+      Acc* acc = sums.data() + (reduce ? r * m : 0);
+      if (!reduce) std::fill(acc, acc + m, Acc(0));
+      // i-p-j order: the inner loop walks a row of b and of the accumulator.
+      for (int64_t p = 0; p < k; ++p) {
+        const Acc av = Acc(opmath_t<T>(pa[r * as0 + p * as1]));
+        const T* brow = pb + p * bs0;
+        for (int64_t c = 0; c < m; ++c) acc[c] += av * Acc(opmath_t<T>(brow[c * bs1]));
+      }
+      if (!reduce) write_row(out + (i * n + r) * m, acc);
+    }
+  }
+  if (reduce) {
+    for (int64_t r = 0; r < n; ++r) write_row(out + r * m, sums.data() + r * m);
+  }
+}
+
+bool fits_int(std::initializer_list<int64_t> values) {
+  return std::all_of(values.begin(), values.end(), [](int64_t v) { return v <= INT_MAX; });
+}
+
+// Note [Batched products]
+// ~~~~~~~~~~~~~~~~~~~~~~~
+// Every product here is one call of gemm_batched:
+//   out[i] = beta * out[i] + alpha * (a[i] @ b[i])
+// for each index i of `batch`, the shape that the batch dims of a (..., n, k) and
+// b (..., k, m) broadcast to; with `reduce`, the products are summed into a single
+// out matrix instead (addbmm). `out` holds the (batch..., n, m) results contiguous
+// in row-major order, whatever its own shape, and is only read when beta != 0;
+// beta == 0 ignores it entirely, NaN included, as BLAS does. The operands are read
+// in place through their strides, broadcast batch dims included, so neither a
+// transpose nor broadcasting copies; only a matrix whose inner strides BLAS cannot
+// express is made contiguous, before any broadcasting, so that its copy is no
+// bigger than itself. float32 and float64 go to BLAS one matrix at a time; the
+// other dtypes take a loop that accumulates in acc_t (int64 or double).
+void gemm_batched(const Tensor& out, Tensor a, Tensor b, IntArrayRef batch, const Scalar& alpha,
+                  const Scalar& beta, bool reduce) {
+  const int64_t n = a.size(-2), k = a.size(-1), m = b.size(-1);
+  int64_t count = 1;
+  for (int64_t s : batch) count *= s;
   if (out.numel() == 0) return;
-  if (k == 0) {
-    zero_(out);
+  if (k == 0 || count == 0) {  // sums of nothing: out = beta * out
+    if (beta.to_double() == 0) zero_(out);
+    else if (beta.to_double() != 1) mul_(out, beta);
     return;
   }
-  if (a.dtype() == DType::Float32 || a.dtype() == DType::Float64) {
+  const DType dtype = a.dtype();
+  if (dtype == DType::Float32 || dtype == DType::Float64) {
     CBLAS_TRANSPOSE ta, tb;
     int64_t lda, ldb;
     if (!blas_layout(a, &ta, &lda)) a = contiguous(a), blas_layout(a, &ta, &lda);
     if (!blas_layout(b, &tb, &ldb)) b = contiguous(b), blas_layout(b, &tb, &ldb);
-    if (a.dtype() == DType::Float32) {
-      cblas_sgemm(CblasRowMajor, ta, tb, int(n), int(m), int(k), 1.0f, a.data<float>(), int(lda),
-                  b.data<float>(), int(ldb), 0.0f, out.data<float>(), int(m));
-    } else {
-      cblas_dgemm(CblasRowMajor, ta, tb, int(n), int(m), int(k), 1.0, a.data<double>(), int(lda),
-                  b.data<double>(), int(ldb), 0.0, out.data<double>(), int(m));
-    }
-    return;
-  }
-  dispatch(a.dtype(), [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    using Acc = acc_t<T>;
-    const T* pa = a.data<T>();
-    const T* pb = b.data<T>();
-    T* po = out.data<T>();
-    const int64_t as0 = a.strides()[0], as1 = a.strides()[1], bs0 = b.strides()[0], bs1 = b.strides()[1];
-    for (int64_t i = 0; i < n; ++i) {
-      for (int64_t j = 0; j < m; ++j) {
-        Acc acc = 0;
-        for (int64_t p = 0; p < k; ++p) acc += Acc(opmath_t<T>(pa[i * as0 + p * as1])) * Acc(opmath_t<T>(pb[p * bs0 + j * bs1]));
-        po[i * m + j] = T(opmath_t<T>(acc));
+    if (fits_int({n, m, k, lda, ldb})) {
+      const std::vector<int64_t> a_off = batch_offsets(a, batch), b_off = batch_offsets(b, batch);
+      for (int64_t i = 0; i < count; ++i) {
+        const int64_t o_off = reduce ? 0 : i * n * m;
+        const bool first = !reduce || i == 0;
+        if (dtype == DType::Float32) {
+          cblas_sgemm(CblasRowMajor, ta, tb, int(n), int(m), int(k), float(alpha.to_double()),
+                      a.data<float>() + a_off[size_t(i)], int(lda), b.data<float>() + b_off[size_t(i)], int(ldb),
+                      first ? float(beta.to_double()) : 1.0f, out.data<float>() + o_off, int(m));
+        } else {
+          cblas_dgemm(CblasRowMajor, ta, tb, int(n), int(m), int(k), alpha.to_double(),
+                      a.data<double>() + a_off[size_t(i)], int(lda), b.data<double>() + b_off[size_t(i)], int(ldb),
+                      first ? beta.to_double() : 1.0, out.data<double>() + o_off, int(m));
+        }
       }
+      return;
+    }
+    // Dimensions beyond BLAS's int: the loop below, slow but right.
+  }
+  const std::vector<int64_t> a_off = batch_offsets(a, batch), b_off = batch_offsets(b, batch);
+  dispatch(dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (!std::is_same_v<T, bool>) {
+      gemm_loop<T>(count, n, k, m, a.data<T>(), a_off, a.stride(-2), a.stride(-1), b.data<T>(), b_off,
+                   b.stride(-2), b.stride(-1), out.data<T>(), alpha, beta, reduce);
     }
   });
 }
 
-// Writes a fresh contiguous result into out=, or returns it.
-Tensor finish(const char* op, const Tensor& out, const Tensor& result) {
-  if (!out.defined()) return result;
-  detail::prepare_out(op, out, result.sizes(), result.dtype(), result.device());
-  return copy_(out, result);
+// A fresh contiguous result for `sizes`, holding `self` broadcast to it when beta will read it.
+Tensor start_result(const char* op, const Tensor& self, IntArrayRef sizes, const Scalar& beta) {
+  WICK_CHECK(detail::broadcasts_to(self.sizes(), sizes), op, "(): self of shape ", shape_str(self.sizes()),
+             " does not broadcast to the result shape ", shape_str(sizes));
+  Tensor result = empty(sizes, self.dtype(), self.device());
+  if (beta.to_double() != 0) copy_(result, self);
+  return result;
+}
+
+
+std::string matrix_str(const Tensor& m) { return detail::str_cat(m.size(0), "x", m.size(1)); }
+
+void check_mm_shapes(const char* op, const Tensor& mat1, const Tensor& mat2) {
+  WICK_CHECK(mat1.size(1) == mat2.size(0), op, "(): mat1 and mat2 shapes cannot be multiplied (",
+             matrix_str(mat1), " and ", matrix_str(mat2), ")");
+}
+
+void check_batches(const char* op, const Tensor& batch1, const Tensor& batch2) {
+  WICK_CHECK(batch1.dim() == 3, op, "(): batch1 must be a 3D tensor, got ", batch1.dim(), "-D");
+  WICK_CHECK(batch2.dim() == 3, op, "(): batch2 must be a 3D tensor, got ", batch2.dim(), "-D");
+  WICK_CHECK(batch2.size(0) == batch1.size(0) && batch2.size(1) == batch1.size(2), op,
+             "(): expected size for first two dimensions of batch2 tensor to be: [", batch1.size(0), ", ",
+             batch1.size(2), "] but got: [", batch2.size(0), ", ", batch2.size(1), "]");
 }
 
 }  // namespace
 
 Tensor mm_out(const Tensor& out, const Tensor& self, const Tensor& mat2) {
-  check_matmul_operands("mm", self, mat2);
+  check_operands("mm", self, mat2);
   WICK_CHECK(self.dim() == 2 && mat2.dim() == 2, "mm(): expected 2-D tensors, got ", self.dim(), "-D and ",
              mat2.dim(), "-D");
-  WICK_CHECK(self.sizes()[1] == mat2.sizes()[0], "mm(): mat1 and mat2 shapes cannot be multiplied (",
-             self.sizes()[0], "x", self.sizes()[1], " and ", mat2.sizes()[0], "x", mat2.sizes()[1], ")");
-  Tensor result = empty({self.sizes()[0], mat2.sizes()[1]}, self.dtype(), self.device());
-  matmul_into(result, self, mat2);
-  return finish("mm", out, result);
+  check_mm_shapes("mm", self, mat2);
+  Tensor result = empty({self.size(0), mat2.size(1)}, self.dtype(), self.device());
+  gemm_batched(result, self, mat2, {}, 1, 0, false);
+  return detail::finish_out("mm", out, result);
 }
 
 Tensor mv_out(const Tensor& out, const Tensor& self, const Tensor& vec) {
-  check_matmul_operands("mv", self, vec);
+  check_operands("mv", self, vec);
   WICK_CHECK(self.dim() == 2 && vec.dim() == 1, "mv(): expected a 2-D matrix and a 1-D vector, got ",
              self.dim(), "-D and ", vec.dim(), "-D");
-  WICK_CHECK(self.sizes()[1] == vec.sizes()[0], "mv(): size mismatch, got matrix ", self.sizes()[0], "x",
-             self.sizes()[1], " and vector ", vec.sizes()[0]);
-  Tensor result = empty({self.sizes()[0]}, self.dtype(), self.device());
-  matmul_into(unsqueeze(result, 1), self, unsqueeze(vec, 1));  // an (n x 1) view of the result
-  return finish("mv", out, result);
+  WICK_CHECK(self.size(1) == vec.size(0), "mv(): size mismatch, got matrix ", matrix_str(self), " and vector ",
+             vec.size(0));
+  Tensor result = empty({self.size(0)}, self.dtype(), self.device());
+  gemm_batched(result, self, unsqueeze(vec, 1), {}, 1, 0, false);  // into an (n x 1) matrix
+  return detail::finish_out("mv", out, result);
 }
 
-Tensor addmv_out(const Tensor& out, const Tensor& self, const Tensor& mat, const Tensor& vec,
-                 const Scalar& beta, const Scalar& alpha) {
-  check_matmul_operands("addmv", self, mat);
-  Tensor product = mv(mat, vec);
-  WICK_CHECK(detail::broadcasts_to(self.sizes(), product.sizes()),
-             "addmv(): self of shape ", shape_str(self.sizes()), " does not broadcast to the result shape ",
-             shape_str(product.sizes()));
-  WICK_CHECK_TYPE(is_floating(mat.dtype()) || (!alpha.is_floating_point() && !beta.is_floating_point()),
-                  "addmv(): for integral input tensors, beta and alpha must not be floating point numbers");
-  // beta == 0 ignores self entirely, NaN and infinity included (BLAS semantics).
-  Tensor result = beta.to_double() == 0 ? mul(product, alpha) : add(mul(self, beta), product, alpha);
-  return finish("addmv", out, result);
+Tensor dot_out(const Tensor& out, const Tensor& self, const Tensor& tensor) {
+  WICK_CHECK_VALUE(self.defined() && tensor.defined(), "dot(): expected tensors, got None");
+  WICK_CHECK(self.dim() == 1 && tensor.dim() == 1, "dot(): 1D tensors expected, but got ", self.dim(), "D and ",
+             tensor.dim(), "D tensors");
+  check_operands("dot", self, tensor);
+  WICK_CHECK(self.size(0) == tensor.size(0), "dot(): inconsistent tensor size, expected tensor [", self.size(0),
+             "] and src [", tensor.size(0), "] to have the same number of elements, but got ", self.size(0),
+             " and ", tensor.size(0), " elements respectively");
+  Tensor result = empty({}, self.dtype(), self.device());
+  gemm_batched(result, unsqueeze(self, 0), unsqueeze(tensor, 1), {}, 1, 0, false);  // (1 x k) @ (k x 1)
+  return detail::finish_out("dot", out, result);
+}
+
+Tensor bmm_out(const Tensor& out, const Tensor& self, const Tensor& mat2) {
+  check_operands("bmm", self, mat2);
+  check_batches("bmm", self, mat2);
+  Tensor result = empty({self.size(0), self.size(1), mat2.size(2)}, self.dtype(), self.device());
+  gemm_batched(result, self, mat2, {self.size(0)}, 1, 0, false);
+  return detail::finish_out("bmm", out, result);
+}
+
+// PyTorch's rules: 1-d @ 1-d is a dot product; a 1-d first operand is a row (1 x k) and a 1-d second
+// operand a column (k x 1), the added dim dropped from the result; dims before the last two are batch
+// dims that broadcast. See Note [Batched products] for why nothing is expanded or copied.
+Tensor matmul_out(const Tensor& out, const Tensor& self, const Tensor& other) {
+  check_operands("matmul", self, other);
+  const int64_t d1 = self.dim(), d2 = other.dim();
+  WICK_CHECK(d1 >= 1 && d2 >= 1, "matmul(): both arguments to matmul need to be at least 1D, but they are ", d1,
+             "D and ", d2, "D");
+  if (d1 == 1 && d2 == 1) return dot_out(out, self, other);
+  if (d1 == 2 && d2 == 1) return mv_out(out, self, other);
+  if (d1 == 2 && d2 == 2) return mm_out(out, self, other);
+  const Tensor a = d1 == 1 ? unsqueeze(self, 0) : self;
+  const Tensor b = d2 == 1 ? unsqueeze(other, 1) : other;
+  const int64_t n = a.size(-2), k = a.size(-1), k2 = b.size(-2), m = b.size(-1);
+  WICK_CHECK(k == k2, "matmul(): shapes cannot be multiplied: ", shape_str(self.sizes()), " and ",
+             shape_str(other.sizes()), " (", n, "x", k, " and ", k2, "x", m, " matrices)");
+  const IntArrayRef a_batch(a.sizes().data(), size_t(a.dim() - 2)), b_batch(b.sizes().data(), size_t(b.dim() - 2));
+  const DimVector batch = broadcast_shapes("matmul", a_batch, b_batch);
+  // The result has no dim for a 1-d operand; its elements are those of the (batch..., n, m) product all the same.
+  DimVector sizes = batch;
+  if (d1 > 1) sizes.push_back(n);
+  if (d2 > 1) sizes.push_back(m);
+  Tensor result = empty(sizes, self.dtype(), self.device());
+  // A batched first operand times a plain matrix or vector whose batch folds into its rows: one product.
+  const bool fold = b.dim() == 2 && a.dim() > 2 && [&] {
+    for (int64_t d = 0; d < a.dim() - 2; ++d) {
+      if (a.stride(d) != a.stride(d + 1) * a.size(d + 1) && a.size(d) != 1) return false;
+    }
+    return true;
+  }();
+  if (fold) {
+    int64_t count = n;
+    for (int64_t s : a_batch) count *= s;
+    const Tensor rows = as_strided(a, {count, k}, {a.stride(-2), a.stride(-1)}, a.storage_offset());
+    gemm_batched(result, rows, b, {}, 1, 0, false);
+  } else {
+    gemm_batched(result, a, b, batch, 1, 0, false);
+  }
+  return detail::finish_out("matmul", out, result);
+}
+
+Tensor outer_out(const Tensor& out, const Tensor& self, const Tensor& vec2) {
+  WICK_CHECK_VALUE(self.defined() && vec2.defined(), "outer(): expected tensors, got None");
+  WICK_CHECK(self.dim() == 1, "outer(): expected 1-D argument self, but got ", self.dim(), "-D");
+  WICK_CHECK(vec2.dim() == 1, "outer(): expected 1-D argument vec2, but got ", vec2.dim(), "-D");
+  // A product of each pair, with mul's type promotion, as PyTorch defines it.
+  return out.defined() ? mul_out(out, unsqueeze(self, 1), vec2) : mul(unsqueeze(self, 1), vec2);
+}
+
+Tensor addmv_out(const Tensor& out, const Tensor& self, const Tensor& mat, const Tensor& vec, const Scalar& beta,
+                 const Scalar& alpha) {
+  check_operands("addmv", mat, vec);
+  check_self("addmv", self, mat);
+  WICK_CHECK(mat.dim() == 2 && vec.dim() == 1, "addmv(): expected a 2-D matrix and a 1-D vector, got ", mat.dim(),
+             "-D and ", vec.dim(), "-D");
+  WICK_CHECK(mat.size(1) == vec.size(0), "addmv(): size mismatch, got matrix ", matrix_str(mat), " and vector ",
+             vec.size(0));
+  check_scalars("addmv", mat.dtype(), beta, alpha);
+  Tensor result = start_result("addmv", self, {mat.size(0)}, beta);
+  gemm_batched(result, mat, unsqueeze(vec, 1), {}, alpha, beta, false);
+  return detail::finish_out("addmv", out, result);
+}
+
+Tensor addmm_out(const Tensor& out, const Tensor& self, const Tensor& mat1, const Tensor& mat2, const Scalar& beta,
+                 const Scalar& alpha) {
+  check_operands("addmm", mat1, mat2);
+  check_self("addmm", self, mat1);
+  WICK_CHECK(mat1.dim() == 2, "addmm(): mat1 must be a matrix, got ", mat1.dim(), "-D tensor");
+  WICK_CHECK(mat2.dim() == 2, "addmm(): mat2 must be a matrix, got ", mat2.dim(), "-D tensor");
+  check_mm_shapes("addmm", mat1, mat2);
+  check_scalars("addmm", mat1.dtype(), beta, alpha);
+  Tensor result = start_result("addmm", self, {mat1.size(0), mat2.size(1)}, beta);
+  gemm_batched(result, mat1, mat2, {}, alpha, beta, false);
+  return detail::finish_out("addmm", out, result);
+}
+
+Tensor addbmm_out(const Tensor& out, const Tensor& self, const Tensor& batch1, const Tensor& batch2,
+                  const Scalar& beta, const Scalar& alpha) {
+  check_operands("addbmm", batch1, batch2);
+  check_self("addbmm", self, batch1);
+  WICK_CHECK(batch1.dim() == 3, "addbmm(): batch1 must be a 3D tensor, got ", batch1.dim(), "-D");
+  WICK_CHECK(batch2.dim() == 3, "addbmm(): batch2 must be a 3D tensor, got ", batch2.dim(), "-D");
+  WICK_CHECK(batch1.size(0) == batch2.size(0), "addbmm(): batch1 and batch2 must have same number of batches, got ",
+             batch1.size(0), " and ", batch2.size(0));
+  WICK_CHECK(batch1.size(2) == batch2.size(1), "addbmm(): incompatible matrix sizes for bmm (", batch1.size(1), "x",
+             batch1.size(2), " and ", batch2.size(1), "x", batch2.size(2), ")");
+  check_scalars("addbmm", batch1.dtype(), beta, alpha);
+  Tensor result = start_result("addbmm", self, {batch1.size(1), batch2.size(2)}, beta);
+  gemm_batched(result, batch1, batch2, {batch1.size(0)}, alpha, beta, true);
+  return detail::finish_out("addbmm", out, result);
+}
+
+Tensor baddbmm_out(const Tensor& out, const Tensor& self, const Tensor& batch1, const Tensor& batch2,
+                   const Scalar& beta, const Scalar& alpha) {
+  check_operands("baddbmm", batch1, batch2);
+  check_self("baddbmm", self, batch1);
+  check_batches("baddbmm", batch1, batch2);
+  check_scalars("baddbmm", batch1.dtype(), beta, alpha);
+  Tensor result = start_result("baddbmm", self, {batch1.size(0), batch1.size(1), batch2.size(2)}, beta);
+  gemm_batched(result, batch1, batch2, {batch1.size(0)}, alpha, beta, false);
+  return detail::finish_out("baddbmm", out, result);
 }
 
 }  // namespace wick

@@ -185,6 +185,17 @@ Tensor prepare_out(const char* op, const Tensor& out, IntArrayRef sizes, DType d
   return out;
 }
 
+Tensor finish_out(const char* op, const Tensor& out, const Tensor& result) {
+  if (!out.defined()) return result;
+  prepare_out(op, out, result.sizes(), result.dtype(), result.device());
+  return copy_(out, result);
+}
+
+void check_cpu(const char* op, const Tensor& t) {
+  WICK_CHECK_KIND(NotImplementedError, t.device().is_cpu(), op, "(): not implemented for tensors on ",
+                  t.device().str(), " yet (CPU only)");
+}
+
 Tensor assign_inplace(const char* op, const Tensor& self, const Tensor& result) {
   WICK_CHECK(self.sizes() == result.sizes(), op, "(): output with shape ",
              shape_str(self.sizes()), " doesn't match the result shape ", shape_str(result.sizes()));

@@ -1,6 +1,8 @@
 // core/src/views.cpp: ops that return a view sharing storage, and the copies beside them.
 #include <algorithm>
 #include <optional>
+#include <utility>
+#include <vector>
 
 #include "wick/core_ops.h"
 #include "wick/ops.h"
@@ -213,6 +215,116 @@ Tensor unsqueeze(const Tensor& self, int64_t dim) {
   sizes.insert(sizes.begin() + d, 1);
   strides.insert(strides.begin() + d, stride);
   return make_view(self, std::move(sizes), std::move(strides), self.storage_offset());
+}
+
+Tensor flatten(const Tensor& self, int64_t start_dim, int64_t end_dim) {
+  const int64_t start = self.wrap_dim(start_dim), end = self.wrap_dim(end_dim);
+  if (self.dim() == 0) return reshape(self, {1});
+  WICK_CHECK(start <= end, "flatten() has invalid args: start_dim cannot come after end_dim");
+  if (start == end) return self;  // as PyTorch: the same tensor, not a new view
+  DimVector shape(self.sizes().begin(), self.sizes().begin() + start);
+  int64_t merged = 1;
+  for (int64_t d = start; d <= end; ++d) merged *= self.size(d);
+  shape.push_back(merged);
+  shape.insert(shape.end(), self.sizes().begin() + end + 1, self.sizes().end());
+  return reshape(self, shape);
+}
+
+Tensor unflatten(const Tensor& self, int64_t dim, IntArrayRef sizes) {
+  const int64_t d = self.existing_dim(dim);
+  WICK_CHECK(!sizes.empty(), "unflatten(): sizes must be non-empty");
+  const int64_t n = self.size(d);
+  std::optional<size_t> infer;
+  int64_t known = 1;
+  bool overflow = false;
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    if (sizes[i] == -1) {
+      WICK_CHECK(!infer, "unflatten(): only one dimension can be inferred");
+      infer = i;
+      continue;
+    }
+    WICK_CHECK(sizes[i] >= 0, "unflatten(): invalid size ", sizes[i], " in ", shape_str(sizes));
+    overflow = __builtin_mul_overflow(known, sizes[i], &known) || overflow;
+  }
+  DimVector split = sizes.vec();
+  if (infer) {
+    WICK_CHECK(known != 0 || overflow, "unflatten(): cannot unflatten a dim of size ", n, " into ",
+               shape_str(sizes), ": the size -1 can be any value and is ambiguous");
+    overflow = overflow || n % known != 0;
+    if (!overflow) split[*infer] = n / known;
+  } else {
+    overflow = overflow || known != n;
+  }
+  WICK_CHECK(!overflow, "unflatten(): Provided sizes ", shape_str(sizes), " don't multiply up to the size of dim ",
+             d, " (", n, ") in the input tensor");
+  // Splitting one dim is always a view: the new dims step through the old one's stride.
+  DimVector new_sizes(self.sizes().begin(), self.sizes().begin() + d);
+  DimVector new_strides(self.strides().begin(), self.strides().begin() + d);
+  const DimVector inner = contiguous_strides(split);
+  for (size_t i = 0; i < split.size(); ++i) {
+    new_sizes.push_back(split[i]);
+    new_strides.push_back(inner[i] * self.stride(d));
+  }
+  new_sizes.insert(new_sizes.end(), self.sizes().begin() + d + 1, self.sizes().end());
+  new_strides.insert(new_strides.end(), self.strides().begin() + d + 1, self.strides().end());
+  return make_view(self, std::move(new_sizes), std::move(new_strides), self.storage_offset());
+}
+
+Tensor expand_as(const Tensor& self, const Tensor& other) { return expand(self, other.sizes()); }
+
+Tensor diagonal(const Tensor& self, int64_t offset, int64_t dim1, int64_t dim2) {
+  const int64_t a = self.wrap_dim(dim1), b = self.wrap_dim(dim2);
+  WICK_CHECK(a != b, "diagonal(): diagonal dimensions cannot be identical ", dim1, ", ", dim2);
+  const int64_t rows = self.size(a), cols = self.size(b);
+  // Written so that no offset, however large, overflows.
+  int64_t length = 0;
+  if (offset >= 0) {
+    length = offset >= cols ? 0 : std::min(rows, cols - offset);
+  } else {
+    length = offset <= -rows ? 0 : std::min(rows + offset, cols);
+  }
+  int64_t start = self.storage_offset();
+  if (length > 0) start += offset >= 0 ? offset * self.stride(b) : -offset * self.stride(a);
+  DimVector sizes = self.sizes().vec(), strides = self.strides().vec();
+  const int64_t step = strides[size_t(a)] + strides[size_t(b)];
+  for (int64_t d : {std::max(a, b), std::min(a, b)}) {
+    sizes.erase(sizes.begin() + d);
+    strides.erase(strides.begin() + d);
+  }
+  sizes.push_back(length);
+  strides.push_back(step);
+  return make_view(self, std::move(sizes), std::move(strides), start);
+}
+
+Tensor movedim(const Tensor& self, IntArrayRef source, IntArrayRef destination) {
+  WICK_CHECK(source.size() == destination.size(), "movedim(): Invalid source or destination dims: source (",
+             shape_str(source), " dims) should contain the same number of dims as destination (",
+             shape_str(destination), " dims)");
+  const size_t n = size_t(std::max<int64_t>(self.dim(), 1));
+  DimVector from, dest;  // every dim is range-checked before any is checked for repeats
+  for (int64_t d : source) from.push_back(self.wrap_dim(d));
+  for (int64_t d : destination) dest.push_back(self.wrap_dim(d));
+  auto mark = [&](const DimVector& dims, IntArrayRef given, const char* what) {
+    std::vector<bool> seen(n, false);
+    for (int64_t w : dims) {
+      WICK_CHECK(!seen[size_t(w)], "movedim(): repeated dim in `", what, "` (", shape_str(given), ")");
+      seen[size_t(w)] = true;
+    }
+    return seen;
+  };
+  const std::vector<bool> moved = mark(from, source, "source");
+  const std::vector<bool> taken = mark(dest, destination, "destination");
+  if (self.dim() == 0) return make_view(self, {}, {}, self.storage_offset());
+  // Moved dims land where they are sent; the others fill the free places in order.
+  DimVector order(n, -1);
+  for (size_t i = 0; i < from.size(); ++i) order[size_t(dest[i])] = from[i];
+  size_t next = 0;
+  for (size_t slot = 0; slot < n; ++slot) {
+    if (taken[slot]) continue;
+    while (moved[next]) ++next;
+    order[slot] = int64_t(next++);
+  }
+  return permute(self, order);
 }
 
 Tensor contiguous(const Tensor& self) { return self.is_contiguous() ? self : clone(self); }

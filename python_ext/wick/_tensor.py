@@ -32,9 +32,10 @@ class Tensor(_C.TensorBase):
         return _C.bitwise_not(self)
 
     def __matmul__(self, other):
-        if self.dim() == 2 and isinstance(other, Tensor) and other.dim() == 1:
-            return _C.mv(self, other)
-        return _C.mm(self, other)
+        return _C.matmul(self, other)
+
+    def __rmatmul__(self, other):
+        return _C.matmul(other, self)
 
     def __bool__(self):
         if self.numel() != 1:

@@ -51,6 +51,10 @@ Tensor wrap_scalar(const Scalar& value);
 // Makes `out` ready to receive a result of this shape, dtype and device: a new
 // tensor when undefined, else checked and resized (with a warning when it had elements).
 Tensor prepare_out(const char* op, const Tensor& out, IntArrayRef sizes, DType dtype, Device device);
+// Returns `result` when `out` is undefined, else copies it into out= (prepare_out's rules).
+Tensor finish_out(const char* op, const Tensor& out, const Tensor& result);
+// NotImplementedError unless `t` is on the CPU: for ops that have only CPU kernels so far.
+void check_cpu(const char* op, const Tensor& t);
 // Copies `result` into `self` for an in-place op: the shape must not change and
 // the dtype must be castable (see can_cast).
 Tensor assign_inplace(const char* op, const Tensor& self, const Tensor& result);
