@@ -23,10 +23,9 @@ std::optional<DType> combine(std::optional<DType> higher, std::optional<DType> l
 DType result_type(ArrayRef<Operand> inputs) {
   std::optional<DType> dimensioned, zero_dim, wrapped;
   for (const Operand& in : inputs) {
-    const bool is_wrapped = in.scalar || in.tensor->impl()->is_wrapped_number();
     DType d = in.scalar ? in.scalar->natural_dtype() : in.tensor->dtype();
-    if (is_wrapped && is_floating(d)) d = kDefaultFloat;
-    std::optional<DType>* slot = is_wrapped ? &wrapped : in.tensor->dim() == 0 ? &zero_dim : &dimensioned;
+    if (in.scalar && is_floating(d)) d = kDefaultFloat;
+    std::optional<DType>* slot = in.scalar ? &wrapped : in.tensor->dim() == 0 ? &zero_dim : &dimensioned;
     *slot = *slot ? promote_types(**slot, d) : d;
   }
   return *combine(dimensioned, combine(zero_dim, wrapped));

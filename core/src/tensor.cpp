@@ -162,12 +162,6 @@ DimVector broadcast_shapes(const char* op, IntArrayRef a, IntArrayRef b) {
 
 namespace detail {
 
-Tensor wrap_scalar(const Scalar& value) {
-  Tensor t = scalar_tensor(value, value.natural_dtype());
-  t.impl()->set_wrapped_number(true);
-  return t;
-}
-
 Tensor prepare_out(const char* op, const Tensor& out, IntArrayRef sizes, DType dtype, Device device) {
   if (!out.defined()) return empty(sizes, dtype, device);
   WICK_CHECK_TYPE(out.dtype() == dtype, op, "(): expected out= to have dtype ", dtype_name(dtype),

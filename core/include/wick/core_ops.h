@@ -39,15 +39,6 @@ void copy_bytes(void* dst, Device dst_device, const void* src, Device src_device
 
 namespace detail {
 
-// Note [Wrapped numbers]
-// ~~~~~~~~~~~~~~~~~~~~~~
-// A Python number passed where an operand goes (x + 2.5) becomes a 0-d tensor
-// flagged as a wrapped number: int64, float64 or bool by its kind. Type
-// promotion ranks it below 0-d tensors, which rank below dimensioned ones, so
-// an int32 tensor plus 2 stays int32 and plus 2.5 becomes float32 (the default
-// float dtype), exactly as in PyTorch.
-Tensor wrap_scalar(const Scalar& value);
-
 // Makes `out` ready to receive a result of this shape, dtype and device: a new
 // tensor when undefined, else checked and resized (with a warning when it had elements).
 Tensor prepare_out(const char* op, const Tensor& out, IntArrayRef sizes, DType dtype, Device device);

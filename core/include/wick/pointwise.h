@@ -26,8 +26,15 @@ enum class OutMode : uint8_t {
   Out,         // `out=` given by the caller; resized (with a warning) if its shape differs
 };
 
-// An input of a pointwise op: a tensor, or a Python number given where a
-// tensor goes (x + 2), which promotes as a wrapped number (Note [Wrapped numbers]).
+// Note [Wrapped numbers]
+// ~~~~~~~~~~~~~~~~~~~~~~
+// A Python number given where an operand goes (x + 2.5) is a "wrapped number":
+// int64, float64 or bool by its kind, but ranked in type promotion below 0-d
+// tensors, which rank below dimensioned ones. So an int32 tensor plus 2 stays
+// int32 and plus 2.5 becomes float32 (the default float dtype), as in PyTorch.
+// It never becomes a tensor on the CPU fast path: the kernel reads it from the stack.
+
+// An input of a pointwise op: a tensor, or a wrapped number.
 struct Operand {
   Operand(const Tensor& t) : tensor(&t) {}  // NOLINT: implicit by design
   Operand(const Scalar& s) : scalar(&s) {}  // NOLINT

@@ -43,11 +43,6 @@ class TensorImpl : public RefCounted {
   // Re-points this tensor at new geometry over the same or a new storage.
   void set_geometry(Storage storage, DimVector sizes, DimVector strides, int64_t offset);
 
-  // A Python number converted to a 0-d tensor: it takes part in type promotion
-  // with a lower priority than real tensors (see promotion in tensor_iter.cpp).
-  bool is_wrapped_number() const { return wrapped_number_; }
-  void set_wrapped_number(bool v) { wrapped_number_ = v; }
-
   void* pyobj() const { return pyobj_; }
   void set_pyobj(void* obj) { pyobj_ = obj; }
   bool owns_pyobj() const { return owns_pyobj_; }
@@ -70,7 +65,6 @@ class TensorImpl : public RefCounted {
   int64_t numel_ = 1;
   DType dtype_;
   bool contiguous_ = true;
-  bool wrapped_number_ = false;
   bool owns_pyobj_ = false;  // See Note [Python object slot]
   void* pyobj_ = nullptr;
   intrusive_ptr<TensorImpl> base_;
