@@ -104,3 +104,28 @@ def test_integer_division_by_zero_raises():
     with pytest.raises(RuntimeError, match="ZeroDivisionError"):
         wick.tensor([1, 2]) % 0
     assert (wick.tensor([1.0]) // 0).tolist() == [float("inf")]
+
+
+@pytest.mark.parametrize("dtype", [wick.int32, wick.float32, wick.float64, wick.uint8])
+def test_clamp_matches_numpy_clip(dtype):
+    np = pytest.importorskip("numpy")
+    a = np.array([[0, 3, 7], [9, 2, 5]])
+    x = wick.tensor(a.tolist(), dtype=dtype)
+    assert x.clamp(2, 6).tolist() == np.clip(a, 2, 6).tolist()
+    assert wick.clamp(x, min=4).tolist() == np.maximum(a, 4).tolist()
+    assert x.clamp(max=4).tolist() == np.minimum(a, 4).tolist()
+    assert x.clamp(6, 2).tolist() == np.full_like(a, 2).tolist()  # min > max: max wins
+    lo, hi = wick.tensor([1, 4, 6], dtype=dtype), wick.tensor([[2], [8]], dtype=dtype)
+    assert x.clamp(lo, hi).tolist() == np.minimum(np.maximum(a, [1, 4, 6]), [[2], [8]]).tolist()
+    y = x.clone()
+    assert y.clamp_(3, 5) is y and y.tolist() == np.clip(a, 3, 5).tolist()
+    out = wick.empty(0, dtype=dtype)
+    assert wick.clamp(x, 1, 2, out=out) is out and out.tolist() == np.clip(a, 1, 2).tolist()
+    with pytest.raises(ValueError, match="at least one of 'min' or 'max'"):
+        x.clamp()
+
+
+def test_clamp_keeps_nan():
+    import math
+
+    assert math.isnan(wick.tensor([math.nan, 5.0]).clamp(0, 1).tolist()[0])
