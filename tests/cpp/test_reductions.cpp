@@ -5,12 +5,15 @@
 #include <limits>
 #include <vector>
 
+#include "helpers.h"
 #include "wick/core_ops.h"
 #include "wick/ops.h"
 #include "wick/reduce_engine.h"
 
 namespace wick {
 namespace {
+
+using wick::test::shape;
 
 const double kNaN = std::numeric_limits<double>::quiet_NaN();
 const double kInf = std::numeric_limits<double>::infinity();
@@ -28,8 +31,6 @@ std::vector<double> values(const Tensor& t) {
   const Tensor c = contiguous(to(t, DType::Float64));
   return std::vector<double>(c.data<double>(), c.data<double>() + c.numel());
 }
-
-DimVector shape(const Tensor& t) { return t.sizes().vec(); }
 
 TEST(ReductionPlan, SplitsKeptAndReducedDims) {
   const Tensor t = empty({2, 3, 4});

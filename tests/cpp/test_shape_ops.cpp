@@ -8,50 +8,17 @@
 #include <typeinfo>
 #include <vector>
 
+#include "helpers.h"
 #include "wick/core_ops.h"
 #include "wick/ops.h"
 
 namespace wick {
 namespace {
 
-using I = std::vector<int64_t>;
+using namespace wick::test;  // NOLINT
 
-// A tensor of `dtype` holding `values` in row-major order, shaped `shape`.
-Tensor from(const I& values, const DimVector& shape, DType dtype = DType::Int64) {
-  Tensor t = empty(shape, DType::Int64);
-  EXPECT_EQ(t.numel(), int64_t(values.size()));
-  if (!values.empty()) std::memcpy(t.data_ptr(), values.data(), values.size() * sizeof(int64_t));
-  return dtype == DType::Int64 ? t : to(t, dtype);
-}
-Tensor from(const I& values) { return from(values, {int64_t(values.size())}); }
-
-// arange(n) as int64, reshaped: element i holds i.
-Tensor iota(const DimVector& shape) { return view(arange(checked_numel(shape), DType::Int64), shape); }
-
-// The elements as int64 in row-major order.
-I ints(const Tensor& t) {
-  Tensor c = contiguous(to(t, DType::Int64));
-  I out(size_t(c.numel()));
-  if (!out.empty()) std::memcpy(out.data(), c.data_ptr(), out.size() * sizeof(int64_t));
-  return out;
-}
-
-DimVector shape(const Tensor& t) { return t.sizes().vec(); }
 
 bool is_view_of(const Tensor& v, const Tensor& x) { return v.storage() == x.storage() && v.base().defined(); }
-
-// Throws exactly E (not a subclass or a sibling) with a message containing `part`.
-template <typename E, typename F>
-void expect_throw(F&& f, const std::string& part) {
-  try {
-    f();
-    ADD_FAILURE() << "expected " << typeid(E).name() << ", nothing was thrown";
-  } catch (const Error& e) {
-    EXPECT_TRUE(typeid(e) == typeid(E)) << "threw " << typeid(e).name() << ": " << e.what();
-    EXPECT_NE(std::string(e.what()).find(part), std::string::npos) << "message: " << e.what()
-                                                                   << "\nexpected to contain: " << part;
-  }
-}
 
 // ---------------------------------------------------------------------------------------------
 // Views
