@@ -63,7 +63,7 @@ def _case(ov: Overload, index: int) -> str:
     if ov.has_out:
         out_index = len(ov.params) - 1
         lines.append(f"if (PyObject* out = r.raw({out_index}); out && out != Py_None) {{")
-        lines.append(f"  const Tensor& out_ = unpack_tensor(out);")
+        lines.append("  const Tensor& out_ = unpack_tensor(out);")
         lines.append("  " + unlocked(f"wick::{ov.cpp_function(True)}({', '.join(['out_'] + args)});"))
         lines.append("  return Py_NewRef(out);")
         lines.append("}")

@@ -5,7 +5,6 @@ failure and not the end of the test run). Any Python exception is fine; a
 crash, a hang or an exception that is not one of the documented kinds is not.
 """
 import itertools
-import sys
 import warnings
 
 import wick

@@ -63,3 +63,22 @@ def make(values, dtype_name):
     """A wick tensor holding `values` (reshaped: tolist() drops the shape of empty arrays)."""
     values = np.asarray(values)
     return wick.tensor(values.tolist(), dtype=wdtype(dtype_name)).reshape(values.shape)
+
+
+def assert_equal(result, expected, dtype_name):
+    """Copies and views move values without arithmetic: the result matches exactly."""
+    assert result.dtype == wdtype(dtype_name)
+    expected = np.asarray(expected)
+    assert tuple(result.shape) == expected.shape
+    np.testing.assert_array_equal(to_numpy(result), expected.astype(NUMPY_DTYPE[dtype_name]))
+
+
+def shares_storage(a, b):
+    """Whether b's first element lies in the memory of `a`, a contiguous tensor."""
+    assert a.is_contiguous()
+    return b.numel() > 0 and a.data_ptr() <= b.data_ptr() < a.data_ptr() + a.numel() * a.itemsize
+
+
+def root(t):
+    """The tensor that `t` is a view of, or `t` itself."""
+    return t if t._base is None else t._base

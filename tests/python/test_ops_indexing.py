@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import wick
-from reference import DTYPES, NUMPY_DTYPE, make, random_values, to_numpy, wdtype
+from reference import DTYPES, assert_equal, make, random_values, root, shares_storage, to_numpy
 
 LAYOUTS = ("contiguous", "transposed", "stepped")
 SHAPE = (3, 4, 5)
@@ -49,20 +49,7 @@ def index_tensor(values, layout="contiguous", dtype=wick.int64):
     return t
 
 
-def assert_equal(result, expected, dtype):
-    assert result.dtype == wdtype(dtype)
-    expected = np.asarray(expected)
-    assert tuple(result.shape) == expected.shape
-    np.testing.assert_array_equal(to_numpy(result), expected.astype(NUMPY_DTYPE[dtype]))
 
-
-def shares_storage(a, b):
-    assert a.is_contiguous()
-    return b.numel() > 0 and a.data_ptr() <= b.data_ptr() < a.data_ptr() + a.numel() * a.itemsize
-
-
-def root(t):
-    return t if t._base is None else t._base
 
 
 # ---------------------------------------------------------------------------------------------

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import wick
-from reference import DTYPES, NUMPY_DTYPE, make, random_values, to_numpy, wdtype
+from reference import DTYPES, assert_equal, make, random_values, root, shares_storage, to_numpy
 
 LAYOUTS = ("contiguous", "transposed", "stepped")
 
@@ -29,22 +29,7 @@ def tensor_in(layout, dtype, shape, seed=0):
     return t, to_numpy(t)
 
 
-def assert_equal(result, expected, dtype):
-    """Copies and views move values without arithmetic: the result matches exactly."""
-    assert result.dtype == wdtype(dtype)
-    expected = np.asarray(expected)
-    assert tuple(result.shape) == expected.shape
-    np.testing.assert_array_equal(to_numpy(result), expected.astype(NUMPY_DTYPE[dtype]))
 
-
-def shares_storage(a, b):
-    """Whether b's first element lies in the memory of `a`, a contiguous tensor."""
-    assert a.is_contiguous()
-    return b.numel() > 0 and a.data_ptr() <= b.data_ptr() < a.data_ptr() + a.numel() * a.itemsize
-
-
-def root(t):
-    return t if t._base is None else t._base
 
 
 # (name, wick call, NumPy reference), each on a tensor of shape (3, 4, 5).
