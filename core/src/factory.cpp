@@ -227,14 +227,25 @@ void manual_seed(int64_t seed) {
   g.engine.seed(uint64_t(seed));
 }
 
+namespace {
+
+// The checked, uninitialised CPU result of linspace and logspace.
+Tensor spaced_output(const char* op, const Scalar& start, const Scalar& end, int64_t steps,
+                     std::optional<DType> dtype) {
+  WICK_CHECK_VALUE(steps >= 0, op, "(): number of steps must be non-negative, got ", steps);
+  const DType d = dtype.value_or(kDefaultFloat);
+  WICK_CHECK_TYPE(d != DType::Bool, op, "(): not implemented for 'Bool'");
+  check_fits(op, start, d);
+  check_fits(op, end, d);
+  return empty({steps}, d, kCPU);
+}
+
+}  // namespace
+
 Tensor linspace(const Scalar& start, const Scalar& end, int64_t steps, std::optional<DType> dtype,
                 std::optional<Device> device) {
-  WICK_CHECK_VALUE(steps >= 0, "linspace(): number of steps must be non-negative, got ", steps);
-  const DType d = dtype.value_or(kDefaultFloat);
-  WICK_CHECK_TYPE(d != DType::Bool, "linspace(): not implemented for 'Bool'");
-  check_fits("linspace", start, d);
-  check_fits("linspace", end, d);
-  Tensor out = empty({steps}, d, kCPU);
+  Tensor out = spaced_output("linspace", start, end, steps, dtype);
+  const DType d = out.dtype();
   dispatch(d, [&](auto tag) {
     using T = typename decltype(tag)::type;
     // PyTorch's formula: integers step in double and truncate, floats step in their own precision
@@ -253,12 +264,8 @@ Tensor linspace(const Scalar& start, const Scalar& end, int64_t steps, std::opti
 
 Tensor logspace(const Scalar& start, const Scalar& end, int64_t steps, double base, std::optional<DType> dtype,
                 std::optional<Device> device) {
-  WICK_CHECK_VALUE(steps >= 0, "logspace(): number of steps must be non-negative, got ", steps);
-  const DType d = dtype.value_or(kDefaultFloat);
-  WICK_CHECK_TYPE(d != DType::Bool, "logspace(): not implemented for 'Bool'");
-  check_fits("logspace", start, d);
-  check_fits("logspace", end, d);
-  Tensor out = empty({steps}, d, kCPU);
+  Tensor out = spaced_output("logspace", start, end, steps, dtype);
+  const DType d = out.dtype();
   dispatch(d, [&](auto tag) {
     using T = typename decltype(tag)::type;
     T* p = out.data<T>();

@@ -345,18 +345,25 @@ Tensor scatter_(const Tensor& self, int64_t dim, const Tensor& index, const Scal
   return self;
 }
 
-Tensor scatter_out(const Tensor& out, const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
-  check_scatter_args("scatter", self, index, &src);
+namespace {
+
+// The out-of-place scatters: a copy of self, scattered into, then out= or returned.
+Tensor scatter_copy(const char* op, const Tensor& out, const Tensor& self, int64_t dim, const Tensor& index,
+                    const Tensor* src, const Scalar* value, bool accumulate) {
+  check_scatter_args(op, self, index, src);
   Tensor result = clone(self);
-  scatter_into("scatter", result, dim, index, &src, nullptr, false);
-  return detail::finish_out("scatter", out, result);
+  scatter_into(op, result, dim, index, src, value, accumulate);
+  return detail::finish_out(op, out, result);
+}
+
+}  // namespace
+
+Tensor scatter_out(const Tensor& out, const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
+  return scatter_copy("scatter", out, self, dim, index, &src, nullptr, false);
 }
 
 Tensor scatter_out(const Tensor& out, const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value) {
-  check_scatter_args("scatter", self, index, nullptr);
-  Tensor result = clone(self);
-  scatter_into("scatter", result, dim, index, nullptr, &value, false);
-  return detail::finish_out("scatter", out, result);
+  return scatter_copy("scatter", out, self, dim, index, nullptr, &value, false);
 }
 
 Tensor scatter_add_(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
@@ -365,10 +372,7 @@ Tensor scatter_add_(const Tensor& self, int64_t dim, const Tensor& index, const 
 }
 
 Tensor scatter_add_out(const Tensor& out, const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
-  check_scatter_args("scatter_add", self, index, &src);
-  Tensor result = clone(self);
-  scatter_into("scatter_add", result, dim, index, &src, nullptr, true);
-  return detail::finish_out("scatter_add", out, result);
+  return scatter_copy("scatter_add", out, self, dim, index, &src, nullptr, true);
 }
 
 // ---------------------------------------------------------------------------------------------
