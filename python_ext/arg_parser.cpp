@@ -17,8 +17,8 @@ namespace {
 bool is_int(PyObject* obj) { return number_kind(obj) == NumberKind::Int; }
 
 bool is_number(PyObject* obj) {
-  if (is_tensor(obj)) return unpack_tensor(obj).dim() == 0;
-  return number_kind(obj) != NumberKind::None;
+  if (number_kind(obj) != NumberKind::None) return true;
+  return is_tensor(obj) && unpack_tensor(obj).dim() == 0;
 }
 
 bool is_int_list(PyObject* obj) {
@@ -102,44 +102,84 @@ ArgParser::ArgParser(const char* name, const SignatureSpec* sigs, int nsigs)
   for (int s = 0; s < nsigs; ++s) {
     WICK_INTERNAL_ASSERT(sigs[s].nparams <= kMaxParams, name, ": too many parameters");
     for (int i = 0; i < sigs[s].nparams; ++i) interned_[s][i] = PyUnicode_InternFromString(sigs[s].params[i].name);
+    npos_[s] = max_positional(sigs[s]);
   }
 }
 
-ArgParser::Fail ArgParser::try_match(const SignatureSpec& sig, PyObject* const* args, Py_ssize_t nargs,
-                                     PyObject* kwnames, ParsedArgs& out, int* culprit) const {
-  const int index = int(&sig - sigs_);
-  *culprit = 0;
-  out.sig_ = &sig;
+bool ArgParser::sizes_as_varargs(int s, PyObject* const* args, Py_ssize_t nargs) const {
+  if (npos_[s] != 1 || sigs_[s].params[0].kind != ArgKind::IntList) return false;
+  for (Py_ssize_t i = 0; i < nargs; ++i) {
+    if (!is_int(args[i])) return false;
+  }
+  return true;
+}
+
+int ArgParser::keyword_index(int s, PyObject* key) const {
+  const int n = sigs_[s].nparams;
+  for (int i = 0; i < n; ++i) {
+    if (interned_[s][i] == key) return i;
+  }
+  for (int i = 0; i < n; ++i) {
+    if (PyUnicode_Compare(interned_[s][i], key) == 0) return i;
+  }
+  return -1;
+}
+
+// Records the positional arguments of overload `s` in `out`; returns how many
+// parameters they filled, or -1 if there are too many of them.
+int ArgParser::take_positional(int s, PyObject* const* args, Py_ssize_t nargs, ParsedArgs& out) const {
+  out.sig_ = &sigs_[s];
   out.varargs_index_ = -1;
-  for (int i = 0; i < sig.nparams; ++i) out.args_[i] = nullptr;
-  const int npos = max_positional(sig);
-  if (nargs > npos) {
-    // x.view(2, 3): a lone int[] parameter takes its sizes as separate arguments.
-    const bool varargs = npos == 1 && sig.params[0].kind == ArgKind::IntList;
-    if (!varargs) return Fail::TooMany;
-    for (Py_ssize_t i = 0; i < nargs; ++i) {
-      if (!is_int(args[i])) {
-        *culprit = 0;
-        return Fail::Type;
-      }
-    }
-    out.varargs_ = args;
-    out.nvarargs_ = nargs;
-    out.varargs_index_ = 0;
-    out.args_[0] = args[0];
-  } else {
+  if (nargs <= npos_[s]) {
     for (Py_ssize_t i = 0; i < nargs; ++i) out.args_[i] = args[i];
+    return int(nargs);
+  }
+  // x.view(2, 3): a lone int[] parameter takes its sizes as separate arguments.
+  if (!sizes_as_varargs(s, args, nargs)) return -1;
+  out.varargs_ = args;
+  out.nvarargs_ = nargs;
+  out.varargs_index_ = 0;
+  out.args_[0] = args[0];
+  return 1;
+}
+
+bool ArgParser::match(int s, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames, ParsedArgs& out) const {
+  const ParamSpec* params = sigs_[s].params;
+  const int nparams = sigs_[s].nparams;
+  // Types are checked first: they rule out most overloads that do not apply.
+  if (nargs <= npos_[s]) {
+    for (Py_ssize_t i = 0; i < nargs; ++i) {
+      if (!type_ok(params[i], args[i])) return false;
+    }
+  }
+  const int filled = take_positional(s, args, nargs, out);
+  if (filled < 0) return false;
+  for (int i = filled; i < nparams; ++i) out.args_[i] = nullptr;
+  const Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+  for (Py_ssize_t k = 0; k < nkw; ++k) {
+    const int i = keyword_index(s, PyTuple_GET_ITEM(kwnames, k));
+    PyObject* value = args[nargs + k];
+    if (i < 0 || out.args_[i] || !type_ok(params[i], value)) return false;
+    out.args_[i] = value;
+  }
+  for (int i = filled; i < nparams; ++i) {
+    if (!out.args_[i] && params[i].default_kind == DefaultKind::Required) return false;
+  }
+  return true;
+}
+
+ArgParser::Fail ArgParser::diagnose(int s, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames,
+                                    int* culprit) const {
+  const SignatureSpec& sig = sigs_[s];
+  ParsedArgs out;
+  *culprit = 0;
+  for (int i = 0; i < sig.nparams; ++i) out.args_[i] = nullptr;
+  if (take_positional(s, args, nargs, out) < 0) {
+    return npos_[s] == 1 && sig.params[0].kind == ArgKind::IntList ? Fail::Type : Fail::TooMany;
   }
   const Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
   for (Py_ssize_t k = 0; k < nkw; ++k) {
-    PyObject* key = PyTuple_GET_ITEM(kwnames, k);
-    int found = -1;
-    for (int i = 0; i < sig.nparams && found < 0; ++i) {
-      if (interned_[index][i] == key) found = i;
-    }
-    for (int i = 0; i < sig.nparams && found < 0; ++i) {
-      if (PyUnicode_Compare(interned_[index][i], key) == 0) found = i;
-    }
+    const int found = keyword_index(s, PyTuple_GET_ITEM(kwnames, k));
     if (found < 0) {
       *culprit = int(k);
       return Fail::UnknownKeyword;
@@ -162,16 +202,17 @@ ArgParser::Fail ArgParser::try_match(const SignatureSpec& sig, PyObject* const* 
       return Fail::Type;
     }
   }
-  return Fail::None;
+  WICK_INTERNAL_ASSERT(false, name_, ": an overload that match() refused has no fault");
+  return Fail::Type;
 }
 
 int ArgParser::parse(PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames, ParsedArgs& out) const {
+  for (int s = 0; s < nsigs_; ++s) {
+    if (match(s, args, nargs, kwnames, out)) return s;
+  }
   Fail fails[kMaxOverloads];
   int culprits[kMaxOverloads];
-  for (int s = 0; s < nsigs_; ++s) {
-    fails[s] = try_match(sigs_[s], args, nargs, kwnames, out, &culprits[s]);
-    if (fails[s] == Fail::None) return s;
-  }
+  for (int s = 0; s < nsigs_; ++s) fails[s] = diagnose(s, args, nargs, kwnames, &culprits[s]);
   raise(fails, culprits, args, nargs, kwnames);
   return -1;
 }
@@ -250,16 +291,17 @@ Scalar ParsedArgs::scalar(int i) const {
     if (p.default_kind == DefaultKind::Bool) return Scalar(p.default_value != 0);
     return Scalar(int64_t(p.default_value));
   }
-  if (is_tensor(obj)) return item(unpack_tensor(obj));
   switch (number_kind(obj)) {
     case NumberKind::Bool: return Scalar(obj == Py_True);
     case NumberKind::Int: return Scalar(unpack_int(obj));
-    default: {
+    case NumberKind::Float: {
       const double v = PyFloat_AsDouble(obj);
       if (v == -1.0 && PyErr_Occurred()) throw python_error();
       return Scalar(v);
     }
+    case NumberKind::None: break;
   }
+  return item(unpack_tensor(obj));  // a 0-d tensor: type_ok() let nothing else through
 }
 
 std::optional<Scalar> ParsedArgs::scalar_optional(int i) const {

@@ -7,7 +7,8 @@
 // FASTCALL arguments against the overloads in declaration order, checking
 // types without converting, and records borrowed pointers in a ParsedArgs; the
 // wrapper then converts each argument with the accessor for its type. Nothing
-// is allocated per call. When no overload matches, parse() raises TypeError
+// is allocated per call. When no overload matches, parse() works out why each
+// refused the call (a slower second pass, off the per-call path) and raises TypeError
 // with CPython's wording for count and keyword errors and, for type errors,
 // every accepted signature.
 #pragma once
@@ -88,8 +89,14 @@ class ArgParser {
 
  private:
   enum class Fail : uint8_t { None, TooMany, Missing, UnknownKeyword, Duplicate, Type };
-  Fail try_match(const SignatureSpec& sig, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames,
-                 ParsedArgs& out, int* culprit) const;
+  // The per-call path: whether overload `s` takes these arguments, recorded in `out` if so.
+  bool match(int s, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames, ParsedArgs& out) const;
+  // The error path, once no overload matched: why overload `s` refused the call,
+  // checking in CPython's order (count, keywords, missing, types).
+  Fail diagnose(int s, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames, int* culprit) const;
+  int take_positional(int s, PyObject* const* args, Py_ssize_t nargs, ParsedArgs& out) const;
+  bool sizes_as_varargs(int s, PyObject* const* args, Py_ssize_t nargs) const;
+  int keyword_index(int s, PyObject* key) const;  // -1 when overload `s` has no such parameter
   // Raises TypeError for a call no overload took, given why each refused it.
   void raise(const Fail* fails, const int* culprits, PyObject* const* args, Py_ssize_t nargs,
              PyObject* kwnames) const;
@@ -98,6 +105,7 @@ class ArgParser {
   const SignatureSpec* sigs_;
   int nsigs_;
   PyObject* interned_[kMaxOverloads][kMaxParams];  // keyword names, compared by identity first
+  int npos_[kMaxOverloads];                         // how many parameters each overload takes by position
 };
 
 // What kind of Python number `obj` is: bool, int and float, and NumPy's

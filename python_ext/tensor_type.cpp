@@ -19,10 +19,9 @@ namespace python {
 
 extern PyMethodDef tensor_methods[];  // generated/python/tensor_methods.cpp
 
-namespace {
-
-// The class new tensors get: wick.Tensor once wick/__init__.py registers it.
 PyTypeObject* tensor_class = &TensorBaseType;
+
+namespace {
 
 PyObject* tensor_new(PyTypeObject* type, PyObject* args, PyObject* kwargs) {
   return guarded(nullptr, [&] { return legacy_new(type, kDefaultFloat, args, kwargs); });
@@ -181,12 +180,39 @@ PyObject* init_subclass(PyObject* /*module*/, PyObject* cls) {
   Py_RETURN_NONE;
 }
 
+// Note [Methods on wick.Tensor]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// CPython 3.11 specialises a call like x.dim() only when the method's
+// descriptor was made for exactly the type of x; otherwise every call takes
+// the generic path, which costs about as much again as the whole call. The
+// generated methods live on TensorBase while tensors are wick.Tensor, so
+// wick.Tensor gets descriptors of its own for each of them that it inherits
+// unchanged (a method defined in Python there keeps precedence). Python
+// subclasses of wick.Tensor take the generic path, which is always correct.
+bool own_methods(PyTypeObject* type) {
+  for (PyMethodDef* def = tensor_methods; def->ml_name; ++def) {
+    PyObject* name = PyUnicode_InternFromString(def->ml_name);
+    if (!name) return false;
+    PyObject* found = _PyType_Lookup(type, name);  // borrowed
+    const bool inherited = found && Py_IS_TYPE(found, &PyMethodDescr_Type) &&
+                           reinterpret_cast<PyMethodDescrObject*>(found)->d_method == def;
+    PyObject* descr = inherited ? PyDescr_NewMethod(type, def) : nullptr;
+    const bool ok = !inherited || (descr && PyObject_SetAttr(reinterpret_cast<PyObject*>(type), name, descr) == 0);
+    Py_XDECREF(descr);
+    Py_DECREF(name);
+    if (!ok) return false;
+  }
+  return true;
+}
+
 PyObject* set_tensor_class(PyObject* module, PyObject* cls) {
   PyObject* ok = init_subclass(module, cls);
   if (!ok) return nullptr;
   Py_DECREF(ok);
+  PyTypeObject* type = reinterpret_cast<PyTypeObject*>(cls);
+  if (!own_methods(type)) return nullptr;
   Py_INCREF(cls);
-  tensor_class = reinterpret_cast<PyTypeObject*>(cls);
+  tensor_class = type;
   Py_RETURN_NONE;
 }
 

@@ -15,8 +15,13 @@ struct PyTensor {
 
 // wick._C.TensorBase; wick.Tensor (python_ext/wick/_tensor.py) subclasses it.
 extern PyTypeObject TensorBaseType;
+// The class new tensors get: wick.Tensor once wick/__init__.py registers it.
+extern PyTypeObject* tensor_class;
 
-inline bool is_tensor(PyObject* obj) { return PyObject_TypeCheck(obj, &TensorBaseType); }
+// Exact wick.Tensor first: the common case, without a walk of the type's MRO.
+inline bool is_tensor(PyObject* obj) {
+  return Py_IS_TYPE(obj, tensor_class) || PyObject_TypeCheck(obj, &TensorBaseType);
+}
 
 // The wick.Tensor wrapped by a Python object known to be one.
 inline const Tensor& unpack_tensor(PyObject* obj) { return reinterpret_cast<PyTensor*>(obj)->cdata; }

@@ -83,15 +83,19 @@ def functions(decl: Declaration) -> List[CppFunction]:
     base = core_name(decl)
     for sig in decl.signatures:
         ps = _params(sig)
-        result.append(CppFunction(base, tuple(ps), return_type(sig.returns), decl, sig,
-                                  "inplace" if decl.inplace_only else "functional"))
+        # Pointwise in-place and out= forms hand back the tensor they wrote, by
+        # reference: no reference count changes hands on the per-call path.
+        written = "const Tensor&" if isinstance(decl.impl, Pointwise) else "Tensor"
+        form = "inplace" if decl.inplace_only else "functional"
+        result.append(CppFunction(base, tuple(ps), written if decl.inplace_only else return_type(sig.returns),
+                                  decl, sig, form))
         if decl.inplace:
-            result.append(CppFunction(base + "_", tuple(ps), "Tensor", decl, sig, "inplace"))
+            result.append(CppFunction(base + "_", tuple(ps), written, decl, sig, "inplace"))
         # A hand-written in-place op is derived from its out form, which then exists
         # even when Python gets no out= (Note [Out forms of hand-written ops]).
         if decl.out or (decl.inplace and isinstance(decl.impl, Cpp)):
             result.append(CppFunction(base + "_out", (("const Tensor&", "out", None),) + tuple(ps),
-                                      "Tensor", decl, sig, "out"))
+                                      written, decl, sig, "out"))
     return result
 
 

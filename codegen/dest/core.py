@@ -14,13 +14,11 @@ def _pointwise_body(fn: cpp.CppFunction) -> str:
     assert isinstance(impl, Pointwise)
     # A Scalar operand (the `other` of x + 2) is an Operand of its own: a wrapped
     # number to promotion (Note [Wrapped numbers]), a value on the stack to the kernel.
-    target = {"functional": "Tensor out;", "inplace": "Tensor out = self;", "out": "Tensor result = out;"}[fn.form]
-    mode = {"functional": "Functional", "inplace": "InPlace", "out": "Out"}[fn.form]
-    out_var = "result" if fn.form == "out" else "out"
-    inputs = ", ".join(impl.operands)
-    scalars = ", ".join(impl.constants)
-    return (f"{target}\n  return detail::pointwise({decl.name}_pointwise, {out_var}, OutMode::{mode}, "
-            f"{{{inputs}}}, {{{scalars}}});")
+    operands = f"{{{', '.join(impl.operands)}}}, {{{', '.join(impl.constants)}}}"
+    if fn.form == "functional":
+        return f"return detail::pointwise({decl.name}_pointwise, {operands});"
+    target, mode = ("self", "InPlace") if fn.form == "inplace" else ("out", "Out")
+    return f"return detail::pointwise_into({decl.name}_pointwise, {target}, OutMode::{mode}, {operands});"
 
 
 def _derived_body(fn: cpp.CppFunction) -> str:

@@ -49,49 +49,76 @@ bool safe_alias(const Tensor& in, const Tensor& out) {
   return in.is_same(out) || same_geometry(in, out) || !detail::may_overlap(in, out);
 }
 
+// Whether a wrapped number leaves a tensor's dtype as it is (Note [Wrapped
+// numbers]): it does unless its kind ranks above the dtype's category.
+bool keeps_dtype(const Scalar& s, DType dtype) {
+  return is_floating(dtype) || s.is_bool() || (!s.is_floating_point() && dtype != DType::Bool);
+}
+
 // Note [Pointwise fast path]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~
-// Most calls are on CPU tensors that are contiguous, of one shape and already
-// of the compute dtype, with Python numbers for the other operands. Those need
-// no broadcasting, no conversion and no coalescing: the kernel runs over one
-// flat run, a Python number being a value on the stack read with stride 0.
-// The rules are the same as on the general path; only the work is less.
-bool run_fast(Tensor& out, OutMode mode, ArrayRef<Operand> inputs, ArrayRef<Scalar> scalars, DType compute,
-              DType result_dtype, PointwiseFn kernel) {
+// Most calls are on CPU tensors that are contiguous, of one shape and one
+// dtype, with Python numbers for the other operands whose kind does not
+// outrank that dtype (an int with float32, not a float with int32). Their
+// result dtype is then the tensors' own, and nothing needs broadcasting,
+// converting or coalescing: the kernel runs over one flat run, a Python number
+// being a value on the stack read with stride 0. run_fast() takes those calls
+// before any promotion is worked out; everything else, every error included,
+// takes the general path, which applies the same rules in full.
+bool run_fast(const PointwiseOp& op, const Tensor& given, OutMode mode, ArrayRef<Operand> inputs,
+              ArrayRef<Scalar> scalars, Tensor& fresh) {
   const Tensor* first = nullptr;
   for (const Operand& in : inputs) {
     if (!in.tensor) continue;
     const Tensor& t = *in.tensor;
-    if (!t.device().is_cpu() || t.dtype() != compute || !t.is_contiguous()) return false;
+    if (!t.defined() || !t.device().is_cpu() || !t.is_contiguous()) return false;
     if (!first) first = &t;
-    else if (t.sizes() != first->sizes()) return false;
+    else if (!t.is_same(*first) && (t.dtype() != first->dtype() || t.sizes() != first->sizes())) return false;
   }
+  if (!first) return false;
+  const DType dtype = first->dtype();
+  for (const Operand& in : inputs) {
+    if (in.scalar && !keeps_dtype(*in.scalar, dtype)) return false;
+  }
+  if (!is_floating(dtype)) {
+    if (op.promotion == Promotion::IntToFloat) return false;
+    for (const Scalar& s : scalars) {
+      if (s.is_floating_point()) return false;
+    }
+  }
+  const DType result_dtype = op.bool_output ? DType::Bool : dtype;
+  const PointwiseFn kernel = op.kernels->cpu[int(dtype)];
+  if (!kernel) return false;
+  const Tensor* out = &given;
   if (mode == OutMode::Functional) {
-    if (!first) return false;
-    out = empty(first->sizes(), result_dtype, kCPU);
+    fresh = empty(first->sizes(), result_dtype, kCPU);
+    out = &fresh;
   } else {
-    if (!out.device().is_cpu() || out.dtype() != result_dtype || !out.is_contiguous()) return false;
-    if (first && out.sizes() != first->sizes()) return false;
+    if (!given.is_same(*first) && (!given.defined() || !given.device().is_cpu() || !given.is_contiguous() ||
+                                   given.sizes() != first->sizes())) {
+      return false;
+    }
+    if (given.dtype() != result_dtype) return false;
     for (const Operand& in : inputs) {
-      if (in.tensor && !safe_alias(*in.tensor, out)) return false;
+      if (in.tensor && !safe_alias(*in.tensor, given)) return false;
     }
   }
   const int n = int(inputs.size()) + 1;
   char* data[TensorIter::kMaxOperands];
   int64_t strides[TensorIter::kMaxOperands];
   DType dtypes[TensorIter::kMaxOperands];
-  alignas(8) char values[TensorIter::kMaxOperands][8];  // the Python numbers, as `compute`
-  data[0] = out.data_ptr();
+  alignas(8) char values[TensorIter::kMaxOperands][8];  // the Python numbers, as `dtype`
+  data[0] = out->data_ptr();
   strides[0] = itemsize(result_dtype);
   dtypes[0] = result_dtype;
   for (int k = 1; k < n; ++k) {
     const Operand& in = inputs[size_t(k - 1)];
-    dtypes[k] = compute;
+    dtypes[k] = dtype;
     if (in.tensor) {
       data[k] = in.tensor->data_ptr();
-      strides[k] = itemsize(compute);
+      strides[k] = itemsize(dtype);
     } else {
-      dispatch(compute, [&](auto tag) {
+      dispatch(dtype, [&](auto tag) {
         using T = typename decltype(tag)::type;
         *reinterpret_cast<T*>(values[k]) = in.scalar->template to<T>();
       });
@@ -99,24 +126,22 @@ bool run_fast(Tensor& out, OutMode mode, ArrayRef<Operand> inputs, ArrayRef<Scal
       strides[k] = 0;
     }
   }
-  TensorIter iter(out.numel(), n, data, strides, dtypes, kCPU);
+  TensorIter iter(out->numel(), n, data, strides, dtypes, kCPU);
   if (iter.numel() > 0) kernel(iter, scalars.data());
   return true;
 }
 
-}  // namespace
-
-namespace detail {
-
-Tensor& pointwise(const PointwiseOp& op, Tensor& out, OutMode mode, ArrayRef<Operand> inputs,
-                  ArrayRef<Scalar> scalars) {
+// The general path, for every call run_fast() declines. `given` is the
+// output of the in-place and out= forms; the functional form's goes to `fresh`.
+void run_general(const PointwiseOp& op, const Tensor& given, OutMode mode, ArrayRef<Operand> inputs,
+                 ArrayRef<Scalar> scalars, Tensor& fresh) {
   for (const Operand& in : inputs) {
     WICK_CHECK_VALUE(!in.tensor || in.tensor->defined(), op.name, "(): expected a tensor, got None");
   }
-  WICK_CHECK_VALUE(mode == OutMode::Functional || out.defined(), op.name, "(): out= is None");
+  WICK_CHECK_VALUE(mode == OutMode::Functional || given.defined(), op.name, "(): out= is None");
 
   // Dtypes.
-  const DType common = inputs.empty() ? out.dtype() : result_type(inputs);
+  const DType common = inputs.empty() ? given.dtype() : result_type(inputs);
   DType compute = common;
   if (op.promotion == Promotion::IntToFloat && !is_floating(compute)) compute = kDefaultFloat;
   const DType result_dtype = op.bool_output ? DType::Bool : compute;
@@ -138,44 +163,45 @@ Tensor& pointwise(const PointwiseOp& op, Tensor& out, OutMode mode, ArrayRef<Ope
                device->str(), " and ", t.device().str());
     device = t.device();
   }
-  if (!device) device = mode == OutMode::Functional ? kCPU : out.device();
+  if (!device) device = mode == OutMode::Functional ? kCPU : given.device();
 
   const PointwiseFn* table = device->is_cuda() ? op.kernels->cuda : op.kernels->cpu;
   const PointwiseFn kernel = table[int(compute)];
   WICK_CHECK_TYPE(kernel, op.name, "(): not supported for dtype ", dtype_name(compute), " on ",
                   device->is_cuda() ? "cuda" : "cpu", " (supported: ", supported_dtypes(table), ")");
-  if (device->is_cpu() && run_fast(out, mode, inputs, scalars, compute, result_dtype, kernel)) return out;
 
-  // The general path: broadcast shapes, then the output.
-  DimVector shape = inputs.empty() ? out.sizes().vec() : DimVector();
+  // Broadcast shapes, then the output.
+  DimVector shape = inputs.empty() ? given.sizes().vec() : DimVector();
   for (const Operand& in : inputs) {
     if (in.tensor) shape = broadcast_shapes(op.name, shape, in.tensor->sizes());
   }
+  const Tensor* out = &given;
   switch (mode) {
     case OutMode::Functional:
-      out = empty(shape, result_dtype, *device);
+      fresh = empty(shape, result_dtype, *device);
+      out = &fresh;
       break;
     case OutMode::InPlace:
       // The inputs (self among them) broadcast together to exactly self's shape.
-      WICK_CHECK(broadcasts_to(shape, out.sizes()), op.name, "_(): output with shape ", shape_str(out.sizes()),
-                 " doesn't match the broadcast shape ", shape_str(shape));
-      shape = out.sizes().vec();
+      WICK_CHECK(detail::broadcasts_to(shape, given.sizes()), op.name, "_(): output with shape ",
+                 shape_str(given.sizes()), " doesn't match the broadcast shape ", shape_str(shape));
+      shape = given.sizes().vec();
       break;
     case OutMode::Out:
-      if (out.sizes() != IntArrayRef(shape)) prepare_out(op.name, out, shape, out.dtype(), out.device());
+      if (given.sizes() != IntArrayRef(shape)) detail::prepare_out(op.name, given, shape, given.dtype(), given.device());
       break;
   }
-  WICK_CHECK(out.device() == *device, op.name, "(): expected the output on ", device->str(), ", got ",
-             out.device().str());
-  WICK_CHECK(can_cast(result_dtype, out.dtype()), op.name, "(): result type ", dtype_type_name(result_dtype),
-             " can't be cast to the desired output type ", dtype_type_name(out.dtype()));
-  for (int64_t d = 0; d < out.dim(); ++d) {
-    WICK_CHECK(out.strides()[size_t(d)] != 0 || out.sizes()[size_t(d)] <= 1, op.name,
+  WICK_CHECK(out->device() == *device, op.name, "(): expected the output on ", device->str(), ", got ",
+             out->device().str());
+  WICK_CHECK(can_cast(result_dtype, out->dtype()), op.name, "(): result type ", dtype_type_name(result_dtype),
+             " can't be cast to the desired output type ", dtype_type_name(out->dtype()));
+  for (int64_t d = 0; d < out->dim(); ++d) {
+    WICK_CHECK(out->strides()[size_t(d)] != 0 || out->sizes()[size_t(d)] <= 1, op.name,
                "(): unsupported operation: more than one element of the written-to tensor refers to a single "
                "memory location. Please clone() the tensor before performing the operation.");
   }
   // Kernels write the result dtype; a different out= dtype receives a converted copy.
-  Tensor target = out.dtype() == result_dtype ? out : empty(shape, result_dtype, *device);
+  Tensor target = out->dtype() == result_dtype ? *out : empty(shape, result_dtype, *device);
 
   // Inputs in the compute dtype, on the device, and never partially aliasing the target.
   Tensor operands[TensorIter::kMaxOperands];
@@ -190,7 +216,29 @@ Tensor& pointwise(const PointwiseOp& op, Tensor& out, OutMode mode, ArrayRef<Ope
   }
   TensorIter iter(ArrayRef<Tensor>(operands, inputs.size() + 1));
   if (iter.numel() > 0) kernel(iter, scalars.data());
-  if (!target.is_same(out)) copy_(out, target);
+  if (!target.is_same(*out)) copy_(*out, target);
+}
+
+void run(const PointwiseOp& op, const Tensor& given, OutMode mode, ArrayRef<Operand> inputs,
+         ArrayRef<Scalar> scalars, Tensor& fresh) {
+  if (!run_fast(op, given, mode, inputs, scalars, fresh)) run_general(op, given, mode, inputs, scalars, fresh);
+}
+
+}  // namespace
+
+namespace detail {
+
+Tensor pointwise(const PointwiseOp& op, ArrayRef<Operand> inputs, ArrayRef<Scalar> scalars) {
+  Tensor fresh;
+  run(op, Tensor(), OutMode::Functional, inputs, scalars, fresh);
+  return fresh;
+}
+
+const Tensor& pointwise_into(const PointwiseOp& op, const Tensor& out, OutMode mode, ArrayRef<Operand> inputs,
+                             ArrayRef<Scalar> scalars) {
+  WICK_INTERNAL_ASSERT(mode != OutMode::Functional, op.name, ": pointwise_into() needs an output");
+  Tensor unused;
+  run(op, out, mode, inputs, scalars, unused);
   return out;
 }
 

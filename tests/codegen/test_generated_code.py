@@ -16,9 +16,9 @@ import pytest
 HERE = Path(__file__).parent
 DECLARATION_SETS = {"real": HERE.parents[1] / "declarations", "golden": HERE / "golden" / "declarations"}
 
-_DEFINITION = re.compile(r"^\w+ (?P<name>\w+)\((?P<params>[^)]*)\) \{\n(?P<body>.*?)\n\}", re.M | re.S)
-_POINTWISE_CALL = re.compile(r"detail::pointwise\(\w+_pointwise, \w+, OutMode::\w+, \{(?P<inputs>[^}]*)\}, "
-                             r"\{(?P<scalars>[^}]*)\}\)")
+_DEFINITION = re.compile(r"^(?:const )?\w+&? (?P<name>\w+)\((?P<params>[^)]*)\) \{\n(?P<body>.*?)\n\}", re.M | re.S)
+_POINTWISE_CALL = re.compile(r"detail::pointwise(_into)?\(\w+_pointwise, (\w+, OutMode::\w+, )?"
+                             r"\{(?P<inputs>[^}]*)\}, \{(?P<scalars>[^}]*)\}\)")
 _CALL = re.compile(r"(?<![\w:])(?P<fn>[a-z_]\w*)\(")  # unqualified calls: wick:: functions
 _PROTOTYPE = re.compile(r"^(?!//)\S[^\n(]* (?P<name>\w+)\(", re.M)
 

@@ -58,10 +58,10 @@ constexpr bool is_integral(DType d, bool include_bool) {
   return d < DType::Float16 && (include_bool || d != DType::Bool);
 }
 
-constexpr int itemsize(DType d) {
-  constexpr int kSizes[kNumDTypes] = {1, 1, 1, 2, 4, 8, 2, 2, 4, 8};
-  return kSizes[int(d)];
-}
+namespace detail {
+inline constexpr int kItemSizes[kNumDTypes] = {1, 1, 1, 2, 4, 8, 2, 2, 4, 8};  // a table in memory, not rebuilt per call
+}  // namespace detail
+constexpr int itemsize(DType d) { return detail::kItemSizes[int(d)]; }
 // PyTorch's spelling: "float32", "int64", ...
 const char* dtype_name(DType d);
 // PyTorch's ScalarType spelling, used in error messages: "Float", "Long", ...

@@ -21,7 +21,7 @@ struct PointwiseOp {
 };
 
 enum class OutMode : uint8_t {
-  Functional,  // `out` is undefined; allocate it
+  Functional,  // a new tensor
   InPlace,     // `out` is the first input; its shape and dtype may not change
   Out,         // `out=` given by the caller; resized (with a warning) if its shape differs
 };
@@ -46,10 +46,13 @@ namespace detail {
 
 // Promotes, broadcasts, allocates or checks the output, resolves aliasing
 // between output and inputs, and runs the kernel for the compute dtype on the
-// operands' device. Returns `out`. See Note [TensorIter layout] and
-// Note [Pointwise fast path].
-Tensor& pointwise(const PointwiseOp& op, Tensor& out, OutMode mode, ArrayRef<Operand> inputs,
-                  ArrayRef<Scalar> scalars);
+// operands' device. See Note [TensorIter layout] and Note [Pointwise fast path].
+// The functional form: returns a new tensor.
+Tensor pointwise(const PointwiseOp& op, ArrayRef<Operand> inputs, ArrayRef<Scalar> scalars);
+// The in-place (`out` is the first input) and out= forms: writes `out` and
+// returns it, taking no reference to it.
+const Tensor& pointwise_into(const PointwiseOp& op, const Tensor& out, OutMode mode, ArrayRef<Operand> inputs,
+                             ArrayRef<Scalar> scalars);
 
 }  // namespace detail
 }  // namespace wick

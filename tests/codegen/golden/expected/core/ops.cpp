@@ -191,53 +191,43 @@ Tensor mm(const Tensor& self, const Tensor& mat2) {
 }
 
 Tensor add(const Tensor& self, const Tensor& other, const Scalar& alpha) {
-  Tensor out;
-  return detail::pointwise(add_pointwise, out, OutMode::Functional, {self, other}, {alpha});
+  return detail::pointwise(add_pointwise, {self, other}, {alpha});
 }
 
-Tensor add_(const Tensor& self, const Tensor& other, const Scalar& alpha) {
-  Tensor out = self;
-  return detail::pointwise(add_pointwise, out, OutMode::InPlace, {self, other}, {alpha});
+const Tensor& add_(const Tensor& self, const Tensor& other, const Scalar& alpha) {
+  return detail::pointwise_into(add_pointwise, self, OutMode::InPlace, {self, other}, {alpha});
 }
 
-Tensor add_out(const Tensor& out, const Tensor& self, const Tensor& other, const Scalar& alpha) {
-  Tensor result = out;
-  return detail::pointwise(add_pointwise, result, OutMode::Out, {self, other}, {alpha});
+const Tensor& add_out(const Tensor& out, const Tensor& self, const Tensor& other, const Scalar& alpha) {
+  return detail::pointwise_into(add_pointwise, out, OutMode::Out, {self, other}, {alpha});
 }
 
 Tensor add(const Tensor& self, const Scalar& other, const Scalar& alpha) {
-  Tensor out;
-  return detail::pointwise(add_pointwise, out, OutMode::Functional, {self, other}, {alpha});
+  return detail::pointwise(add_pointwise, {self, other}, {alpha});
 }
 
-Tensor add_(const Tensor& self, const Scalar& other, const Scalar& alpha) {
-  Tensor out = self;
-  return detail::pointwise(add_pointwise, out, OutMode::InPlace, {self, other}, {alpha});
+const Tensor& add_(const Tensor& self, const Scalar& other, const Scalar& alpha) {
+  return detail::pointwise_into(add_pointwise, self, OutMode::InPlace, {self, other}, {alpha});
 }
 
-Tensor add_out(const Tensor& out, const Tensor& self, const Scalar& other, const Scalar& alpha) {
-  Tensor result = out;
-  return detail::pointwise(add_pointwise, result, OutMode::Out, {self, other}, {alpha});
+const Tensor& add_out(const Tensor& out, const Tensor& self, const Scalar& other, const Scalar& alpha) {
+  return detail::pointwise_into(add_pointwise, out, OutMode::Out, {self, other}, {alpha});
 }
 
-Tensor fill_(const Tensor& self, const Scalar& value) {
-  Tensor out = self;
-  return detail::pointwise(fill__pointwise, out, OutMode::InPlace, {}, {value});
+const Tensor& fill_(const Tensor& self, const Scalar& value) {
+  return detail::pointwise_into(fill__pointwise, self, OutMode::InPlace, {}, {value});
 }
 
 Tensor lt(const Tensor& self, const Tensor& other) {
-  Tensor out;
-  return detail::pointwise(lt_pointwise, out, OutMode::Functional, {self, other}, {});
+  return detail::pointwise(lt_pointwise, {self, other}, {});
 }
 
-Tensor lt_out(const Tensor& out, const Tensor& self, const Tensor& other) {
-  Tensor result = out;
-  return detail::pointwise(lt_pointwise, result, OutMode::Out, {self, other}, {});
+const Tensor& lt_out(const Tensor& out, const Tensor& self, const Tensor& other) {
+  return detail::pointwise_into(lt_pointwise, out, OutMode::Out, {self, other}, {});
 }
 
 Tensor relu_mod(const Tensor& self, const Tensor& other) {
-  Tensor out;
-  return detail::pointwise(relu_mod_pointwise, out, OutMode::Functional, {self, other}, {});
+  return detail::pointwise(relu_mod_pointwise, {self, other}, {});
 }
 
 }  // namespace wick

@@ -29,21 +29,21 @@ Tensor contiguous(const Tensor& self);
 // add(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor
 Tensor add(const Tensor& self, const Tensor& other, const Scalar& alpha = 1);
 // add(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor [inplace]
-Tensor add_(const Tensor& self, const Tensor& other, const Scalar& alpha = 1);
+const Tensor& add_(const Tensor& self, const Tensor& other, const Scalar& alpha = 1);
 // add(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor [out]
-Tensor add_out(const Tensor& out, const Tensor& self, const Tensor& other, const Scalar& alpha = 1);
+const Tensor& add_out(const Tensor& out, const Tensor& self, const Tensor& other, const Scalar& alpha = 1);
 // add(Tensor self, Scalar other, *, Scalar alpha=1) -> Tensor
 Tensor add(const Tensor& self, const Scalar& other, const Scalar& alpha = 1);
 // add(Tensor self, Scalar other, *, Scalar alpha=1) -> Tensor [inplace]
-Tensor add_(const Tensor& self, const Scalar& other, const Scalar& alpha = 1);
+const Tensor& add_(const Tensor& self, const Scalar& other, const Scalar& alpha = 1);
 // add(Tensor self, Scalar other, *, Scalar alpha=1) -> Tensor [out]
-Tensor add_out(const Tensor& out, const Tensor& self, const Scalar& other, const Scalar& alpha = 1);
+const Tensor& add_out(const Tensor& out, const Tensor& self, const Scalar& other, const Scalar& alpha = 1);
 // fill_(Tensor(a!) self, Scalar value) -> Tensor(a!) [inplace]
-Tensor fill_(const Tensor& self, const Scalar& value);
+const Tensor& fill_(const Tensor& self, const Scalar& value);
 // lt(Tensor self, Tensor other) -> Tensor
 Tensor lt(const Tensor& self, const Tensor& other);
 // lt(Tensor self, Tensor other) -> Tensor [out]
-Tensor lt_out(const Tensor& out, const Tensor& self, const Tensor& other);
+const Tensor& lt_out(const Tensor& out, const Tensor& self, const Tensor& other);
 // relu_mod(Tensor self, Tensor other) -> Tensor
 Tensor relu_mod(const Tensor& self, const Tensor& other);
 
