@@ -426,7 +426,8 @@ def numpy_function(numpy: str, sigs: Sequence[Signature]) -> Optional[str]:
     return name if _IDENT.match(name) and all(s.param(name) is None for s in sigs) else None
 
 
-def _check_numpy_reference(numpy: str, sigs: List[Signature], raw_sigs: NodeList, name: str, at_value) -> None:  # type: ignore[no-untyped-def]
+def _check_numpy_reference(numpy: str, sigs: List[Signature], raw_sigs: NodeList, name: str,
+                           at_value) -> None:  # type: ignore[no-untyped-def]
     if numpy_function(numpy, sigs) is None:
         params = {p.name for s in sigs for p in s.params}
         _check_python_expr(numpy, params | {"np", "math"}, at_value("numpy"), functions=None)

@@ -35,7 +35,7 @@ DERIVED_SIZES = (2, 6)
 def role(param: Param) -> str:
     """What a parameter is to the generated tests (see the module docstring)."""
     t = param.type
-    if t.base == "Tensor":
+    if t.base == "Tensor" and not t.is_list:
         return param.name if param.name in ("index", "mask") else "tensor"
     if t.base == "int" and param.name in DIM_NAMES:
         return "dim"
@@ -78,7 +78,7 @@ def _fits(param: Param, value: object, dtypes: Sequence[str]) -> Optional[str]:
         return isinstance(v, list) and all(isinstance(i, int) and not isinstance(i, bool)
                                            and (low is None or i >= low) for i in v)
 
-    if t.base == "Tensor":
+    if t.base == "Tensor" and not t.is_list:
         return None if ints(value, 0) else "a Tensor is sampled by its shape: a list of sizes >= 0 ([] for 0-d)"
     if t.base == "int" and t.is_list:
         return None if ints(value) else "give a list of ints"

@@ -122,6 +122,11 @@ def params(cases):
 
 # --- rewriting a sample for a layout (Note [Sample roles]) -------------------------------------------
 
+def _zero_dim(d):
+    """The dim of a 0-d tensor that `d` stands for: 0, or -1 for a negative one."""
+    return 0 if d >= 0 else -1
+
+
 def _reshape_sample(sig, args, layout):
     """The sample's arguments for `layout`: shapes, dims and sizes moved together."""
     args = dict(args)
@@ -131,10 +136,10 @@ def _reshape_sample(sig, args, layout):
         args.update({p.name: shape for p, shape in zip(operands, BROADCAST_SHAPES)})
     elif layout == "zero_dim":
         args.update({p.name: () for p in shaped})
-        for p in sig:
+        for p in sig:  # a 0-d tensor has the dims 0 and -1; a list keeps its first
             d = args.get(p.name)
             if p.role == "dim" and d is not None:
-                args[p.name] = tuple(0 if i >= 0 else -1 for i in d[:1]) if isinstance(d, tuple) else (0 if d >= 0 else -1)
+                args[p.name] = tuple(_zero_dim(i) for i in d[:1]) if isinstance(d, tuple) else _zero_dim(d)
     elif layout == "one":
         args.update({p.name: tuple(1 for _ in args[p.name]) for p in shaped})
     elif layout == "empty":
