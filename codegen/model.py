@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple, Union
 
+from codegen import samples as sampling
 from codegen.errors import DeclarationError, Location, did_you_mean
 from codegen.yaml_loader import Node, NodeList
 
@@ -223,13 +224,22 @@ class Declaration:
     inplace: bool
     out: bool
     impl: Impl
-    dtypes: Dict[str, Tuple[str, ...]]  # backend -> dtypes (pointwise only)
+    # backend -> dtypes: the kernels of a pointwise op; for another op with `numpy:`, the dtypes
+    # its generated tests expect to work (the others must raise TypeError).
+    dtypes: Dict[str, Tuple[str, ...]]
     doc: str
     numpy: Optional[str]
     domain: str
     releases_gil: bool
     loc: Location
     signature_locs: Tuple[Location, ...]
+    # The calls its generated tests make (codegen/samples.py); empty for ops without `numpy:`.
+    samples: Tuple[sampling.Sample, ...] = ()
+
+    @property
+    def numpy_function(self) -> Optional[str]:
+        """The function of tests/python/numpy_ref.py that `numpy:` names, if not an expression."""
+        return numpy_function(self.numpy, self.signatures) if self.numpy is not None else None
 
     @property
     def inplace_only(self) -> bool:
@@ -247,7 +257,7 @@ class ErrorAt:
 
 
 KNOWN_KEYS = ("name", "signatures", "variants", "inplace", "out", "pointwise", "cpp", "python",
-              "promote", "output", "dtypes", "doc", "numpy", "domain", "releases_gil")
+              "promote", "output", "dtypes", "doc", "numpy", "domain", "releases_gil", "samples")
 
 
 def parse_file(path: str, data: object) -> List[Declaration]:
@@ -366,7 +376,7 @@ def parse_declaration(node: Node) -> Declaration:
     kind = impls[0]
     impl: Impl
     dtypes: Dict[str, Tuple[str, ...]] = {}
-    for key in ("promote", "output", "dtypes"):
+    for key in ("promote", "output"):
         if key in node and kind != "pointwise":
             raise at_key(key)(f"'{key}' applies only to pointwise ops")
     if kind == "pointwise":
@@ -391,11 +401,11 @@ def parse_declaration(node: Node) -> Declaration:
     doc = get_str("doc", required=True)
     assert doc is not None
     numpy = get_str("numpy")
-    if numpy is not None and kind != "pointwise":
-        raise at_key("numpy")("'numpy' names the reference of generated tests, which only pointwise ops have")
     if numpy is not None:
-        _check_python_expr(numpy, {p.name for s in sigs for p in s.params} | {"np", "math"},
-                           at_value("numpy"), functions=None)
+        _check_numpy_reference(numpy, sigs, raw_sigs, name, at_value)
+    tested_samples = _parse_test_keys(node, name, kind, numpy, sigs, at_key)
+    if kind != "pointwise" and "dtypes" in node:
+        dtypes = _parse_dtypes(node, name, at_value)
     if numpy is not None and isinstance(impl, Pointwise):
         for c in impl.constants:
             if sigs[0].param(c).default is None:  # type: ignore[union-attr]
@@ -406,7 +416,40 @@ def parse_declaration(node: Node) -> Declaration:
     if releases_gil and isinstance(impl, PythonImpl):
         raise at_value("releases_gil")("ops implemented in Python glue run with the GIL held")
     return Declaration(name, tuple(sigs), variants, inplace, out, impl, dtypes, doc.strip(),
-                       numpy, domain, releases_gil, node.loc, tuple(raw_sigs.item_locs))
+                       numpy, domain, releases_gil, node.loc, tuple(raw_sigs.item_locs), tested_samples)
+
+
+def numpy_function(numpy: str, sigs: Sequence[Signature]) -> Optional[str]:
+    """`numpy:` is an expression in the parameters, np and math, or a name that is not a
+    parameter: a function of tests/python/numpy_ref.py, called with the parameters by name."""
+    name = numpy.strip()
+    return name if _IDENT.match(name) and all(s.param(name) is None for s in sigs) else None
+
+
+def _check_numpy_reference(numpy: str, sigs: List[Signature], raw_sigs: NodeList, name: str,
+                           at_value) -> None:  # type: ignore[no-untyped-def]
+    if numpy_function(numpy, sigs) is None:
+        params = {p.name for s in sigs for p in s.params}
+        _check_python_expr(numpy, params | {"np", "math"}, at_value("numpy"), functions=None)
+    for sig, loc in zip(sigs, raw_sigs.item_locs):
+        if sig.returns not in ("Tensor", "Tensor(a!)"):
+            raise ErrorAt(loc, name)(f"generated tests compare tensors, and this signature returns {sig.returns}",
+                                     "drop 'numpy:' and test it by hand")
+
+
+def _parse_test_keys(node: Node, name: str, kind: str, numpy: Optional[str], sigs: List[Signature],
+                     at_key) -> Tuple[sampling.Sample, ...]:  # type: ignore[no-untyped-def]
+    """The samples of an op that is not pointwise and has `numpy:`, whose `dtypes:` its tests check."""
+    for key in ("samples", "dtypes"):
+        if key in node and kind != "pointwise" and numpy is None:
+            raise at_key(key)(f"'{key}' says what the generated tests check, so it needs 'numpy:'")
+    if "samples" in node and kind == "pointwise":
+        raise at_key("samples")("a pointwise op is tested on operands of one shape: it takes no 'samples'")
+    if kind == "pointwise" or numpy is None:
+        return ()
+    if "dtypes" not in node:
+        raise ErrorAt(node.loc, name)("missing key 'dtypes' (the generated tests check that the others raise)")
+    return sampling.parse(node, name, sigs, DTYPES)
 
 
 def _parse_pointwise(node: Node, name: str, sigs: List[Signature], raw_sigs: NodeList,

@@ -1,36 +1,85 @@
-"""Differential tests against NumPy, one table row per pointwise op that names a `numpy:` reference."""
+"""Differential tests against NumPy: one table row per op that names a `numpy:` reference.
+
+A row holds the op's signatures (each parameter with its role, codegen/samples.py),
+the calls to make (its samples), the dtypes it takes and its forms; a pointwise row
+also says how its result dtype follows from its inputs. tests/python/opcheck.py
+runs every row in every layout.
+"""
 from __future__ import annotations
 
-from typing import Dict, List
+from typing import Dict, List, Tuple
 
+from codegen import samples
 from codegen.dest.common import render
-from codegen.model import Declaration, Pointwise
+from codegen.model import Declaration, Pointwise, Signature
 
 
-def emit(decls: List[Declaration]) -> Dict[str, str]:
-    rows = []
-    for d in decls:
-        impl = d.impl
-        if not isinstance(impl, Pointwise) or d.numpy is None:
-            continue
+def _signature(sig: Signature) -> List[str]:
+    """The P(...) entries of a signature's parameters."""
+    entries = []
+    for p in sig.params:
+        extra = "" if p.default is None else f", {p.default}"
+        extra += ", kw=True" if p.kwarg_only else ""
+        entries.append(f'P("{p.name}", "{samples.role(p)}"{extra})')
+    return entries
+
+
+def reference(d: Declaration) -> str:
+    """A Python expression for the reference: a function of tests/python/numpy_ref.py, or a
+    lambda that takes every parameter of every signature by name."""
+    assert d.numpy is not None
+    if d.numpy_function:
+        return f"numpy_ref.{d.numpy_function}"
+    params = dict.fromkeys(p.name for s in d.signatures for p in s.params)
+    return "lambda " + ", ".join(f"{p}=None" for p in params) + f": {d.numpy.strip()}"
+
+
+def _row(d: Declaration) -> Dict[str, object]:
+    impl = d.impl
+    row: Dict[str, object] = dict(
+        name=d.name,
+        dtypes=d.dtypes["cpu"],
+        domain=d.domain,
+        method="method" in d.variants,
+        function="function" in d.variants,
+        inplace=d.inplace,
+        out=d.out,
+        mutates=d.inplace_only,
+        reference=reference(d),
+        pointwise=None,
+    )
+    sigs: Tuple[Signature, ...]
+    tested: Tuple[samples.Sample, ...]
+    if isinstance(impl, Pointwise):
         first = d.signatures[0]
+        # Pointwise operands all take one shape, and a second signature only turns the last into a Scalar.
+        sigs, sample = (first,), samples.derive(d.signatures, 0, d.loc)
+        assert sample is not None, "a pointwise op has Tensor and Scalar parameters, which are derived"
+        tested = (sample,)
         constants = {c: first.param(c).default for c in impl.constants}  # type: ignore[union-attr]
-        rows.append(dict(
-            name=d.name,
-            operands=impl.operands,
-            constants=constants,
-            args=", ".join(impl.operands + impl.constants),
-            dtypes=d.dtypes["cpu"],
+        row["pointwise"] = dict(
             promote=impl.promote,
             output=impl.output,
-            domain=d.domain,
-            method="method" in d.variants,
-            function="function" in d.variants,
-            inplace=d.inplace,
-            out=d.out,
-            reference=d.numpy,
+            constants=", ".join(f'"{k}": {v}' for k, v in constants.items()),
             # Whether the last operand may be a Python number (a Scalar overload).
             scalar_operand=any(sig.param(impl.operands[-1]).type.base == "Scalar"  # type: ignore[union-attr]
                                for sig in d.signatures) if impl.operands else False,
-        ))
+            broadcasts=len(impl.operands) > 1,
+        )
+    else:
+        sigs, tested = d.signatures, d.samples
+    row["signatures"] = [_signature(s) for s in sigs]
+    row["samples"] = [(s.signature, ", ".join(f'"{k}": {_literal(v)}' for k, v in s.args)) for s in tested]
+    return row
+
+
+def _literal(value: object) -> str:
+    """`value` as Python source; infinities (`.inf` in YAML) through math."""
+    if isinstance(value, float) and value in (float("inf"), float("-inf")):
+        return "math.inf" if value > 0 else "-math.inf"
+    return repr(value)
+
+
+def emit(decls: List[Declaration]) -> Dict[str, str]:
+    rows = [_row(d) for d in decls if d.numpy is not None]
     return {"tests/test_generated_ops.py": render("test_generated_ops.py.j2", rows=rows)}

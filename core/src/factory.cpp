@@ -185,6 +185,7 @@ Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step, std::o
               std::optional<Device> device) {
   const bool any_float = start.is_floating_point() || end.is_floating_point() || step.is_floating_point();
   const DType d = dtype.value_or(any_float ? kDefaultFloat : DType::Int64);
+  WICK_CHECK_TYPE(d != DType::Bool, "arange(): not implemented for 'Bool'");  // as PyTorch
   const double lo = start.to_double(), hi = end.to_double(), st = step.to_double();
   WICK_CHECK_VALUE(st != 0, "arange(): step must be nonzero");
   WICK_CHECK_VALUE(std::isfinite(lo) && std::isfinite(hi), "arange(): unsupported range: ", lo, " -> ", hi);

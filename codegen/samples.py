@@ -1,0 +1,169 @@
+"""The arguments the generated tests call an op with: `samples:` of a declaration, checked here.
+
+A sample names some of the op's parameters with a value each: a Tensor's shape
+(`[]` for 0-d), an int, a list of ints, a number, a bool, a dtype name or null.
+The parameters it leaves out that have a default keep it; the others get a
+value derived from their role, which the name and type of a parameter decide:
+
+    tensor  a Tensor of the dtype under test       index  an int64 Tensor of valid indices
+    mask    a bool Tensor                           dim    an int or int[] naming dims of self
+    size    an int[] of sizes (size, shape, sizes)  dtype  a ScalarType
+    value   anything else
+
+tests/python/opcheck.py lays the tensors out (contiguous, transposed, 0-d, empty...)
+and moves dims and sizes along with the shapes; see Note [Sample roles] there.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Tuple
+
+from codegen.errors import DeclarationError, Location, did_you_mean
+from codegen.yaml_loader import Node, NodeList
+
+if TYPE_CHECKING:  # the model imports this module
+    from codegen.model import Param, Signature
+
+DIM_NAMES = frozenset({"dim", "dims", "dim0", "dim1", "dim2", "start_dim", "end_dim", "source", "destination"})
+SIZE_NAMES = frozenset({"size", "shape", "sizes"})
+# The dims derived for an op's first, second and third dim parameters.
+DERIVED_DIMS = (0, -1, 1)
+DERIVED_SHAPE = (3, 4)
+DERIVED_SIZES = (2, 6)
+
+
+def role(param: Param) -> str:
+    """What a parameter is to the generated tests (see the module docstring)."""
+    t = param.type
+    if t.base == "Tensor" and not t.is_list:
+        return param.name if param.name in ("index", "mask") else "tensor"
+    if t.base == "int" and param.name in DIM_NAMES:
+        return "dim"
+    if t.base == "int" and t.is_list and param.name in SIZE_NAMES:
+        return "size"
+    if t.base == "ScalarType":
+        return "dtype"
+    return "value"
+
+
+@dataclass(frozen=True)
+class Sample:
+    signature: int  # the index of the signature it calls
+    args: Tuple[Tuple[str, object], ...]  # (parameter, value) in signature order; lists are tuples
+    loc: Location
+
+
+def _derived(param: Param, dim_index: int) -> object:
+    """A value for a parameter without default that no sample gives; None if there is none."""
+    r, t = role(param), param.type
+    if r in ("tensor", "index", "mask"):
+        return DERIVED_SHAPE
+    if r == "dim":
+        d = DERIVED_DIMS[dim_index % len(DERIVED_DIMS)]
+        return (d,) if t.is_list else d
+    if r == "size":
+        return DERIVED_SIZES
+    if r == "dtype":
+        return "float64"
+    return {"Scalar": 2, "int": (2,) if t.is_list else 1, "float": 0.5}.get(t.base)
+
+
+def _fits(param: Param, value: object, dtypes: Sequence[str]) -> Optional[str]:
+    """Why `value` cannot stand for `param` in a sample, or None if it can."""
+    t = param.type
+    if value is None:
+        return None if t.optional else f"'{param.name}' is not optional, so it cannot be null"
+
+    def ints(v: object, low: Optional[int] = None) -> bool:
+        return isinstance(v, list) and all(isinstance(i, int) and not isinstance(i, bool)
+                                           and (low is None or i >= low) for i in v)
+
+    if t.base == "Tensor" and not t.is_list:
+        return None if ints(value, 0) else "a Tensor is sampled by its shape: a list of sizes >= 0 ([] for 0-d)"
+    if t.base == "int" and t.is_list:
+        return None if ints(value) else "give a list of ints"
+    if t.base == "int":
+        return None if isinstance(value, int) and not isinstance(value, bool) else "give an int"
+    if t.base == "float":
+        return None if isinstance(value, (int, float)) and not isinstance(value, bool) else "give a number"
+    if t.base == "Scalar":
+        return None if isinstance(value, (int, float)) else "give a number or a bool"
+    if t.base == "bool":
+        return None if isinstance(value, bool) else "give true or false"
+    if t.base == "ScalarType":
+        return None if value in dtypes else f"give a dtype name{_hint(str(value), dtypes)}"
+    return f"a '{t}' parameter cannot be sampled"
+
+
+def _hint(word: str, choices: Sequence[str]) -> str:
+    hint = did_you_mean(word, choices)
+    return f" ({hint})" if hint else ""
+
+
+def _complete(sigs: Sequence[Signature], index: int, given: Dict[str, object], loc: Location) -> Optional[Sample]:
+    """The sample `given` on signature `index`, its required parameters derived; None if one cannot be."""
+    args = []
+    dims = 0  # the required dim parameters so far
+    for p in sigs[index].params:
+        if p.name in given:
+            value = given[p.name]
+        elif p.default is not None:
+            continue
+        else:
+            value = _derived(p, dims)
+            if value is None:
+                return None
+        if role(p) == "dim" and p.default is None:
+            dims += 1
+        args.append((p.name, tuple(value) if isinstance(value, list) else value))
+    return Sample(index, tuple(args), loc)
+
+
+def derive(sigs: Sequence[Signature], index: int, loc: Location) -> Optional[Sample]:
+    """The sample of signature `index` that gives only what has no default; None if it cannot be derived."""
+    return _complete(sigs, index, {}, loc)
+
+
+def parse(node: Node, name: str, sigs: Sequence[Signature], dtypes: Sequence[str]) -> Tuple[Sample, ...]:
+    """The samples of a declaration: those of its `samples:` key, or one derived per signature;
+    `dtypes` are the names a ScalarType may take."""
+    raw = node.get("samples")
+    if raw is None:
+        derived = [derive(sigs, i, node.loc) for i in range(len(sigs))]
+        found = tuple(s for s in derived if s is not None)
+        if not found:
+            raise DeclarationError(node.loc, "no signature takes parameters the generated tests can derive",
+                                   name, "give 'samples:' with a value for each parameter without default")
+        return found
+    if not isinstance(raw, NodeList) or not raw:
+        raise DeclarationError(node.value_locs["samples"], "'samples' must be a non-empty list of mappings "
+                               "from parameter names to values", name)
+    samples: List[Sample] = []
+    params = {p.name: p for s in sigs for p in s.params}
+    for item, loc in zip(raw, raw.item_locs):
+        if not isinstance(item, Node):
+            raise DeclarationError(loc, f"a sample is a mapping from parameter names to values, not {item!r}", name)
+        for key in item:
+            if key not in params:
+                raise DeclarationError(item.key_locs[key], f"sample names '{key}', which no signature has", name,
+                                       did_you_mean(key, params))
+        fitting = [i for i, s in enumerate(sigs) if all(s.param(k) for k in item)]
+        if not fitting:
+            raise DeclarationError(loc, f"no signature takes all of {', '.join(item)}", name)
+        # The first signature whose types take every value; else the first one's complaint.
+        problems = []
+        for i in fitting:
+            by_name = {p.name: p for p in sigs[i].params}
+            problems.append([(k, why) for k, v in item.items() if (why := _fits(by_name[k], v, dtypes))])
+        if all(problems):
+            key, why = problems[0][0]
+            raise DeclarationError(item.value_locs[key], f"bad sample value {item[key]!r} for '{key}': {why}", name)
+        fit = [i for i, p in zip(fitting, problems) if not p]
+        sample = next((s for s in (_complete(sigs, i, item, loc) for i in fit) if s), None)
+        if sample is None:
+            raise DeclarationError(loc, "the sample leaves out a parameter whose value cannot be derived", name,
+                                   "give every parameter of type Device or object")
+        if any((s.signature, s.args) == (sample.signature, sample.args) for s in samples):
+            raise DeclarationError(loc, "sample given twice", name)
+        samples.append(sample)
+    return tuple(samples)

@@ -1,0 +1,105 @@
+"""tests/codegen/test_samples.py: `numpy:`, `dtypes:` and `samples:` of ops that are not pointwise.
+
+The model picks each sample's signature and derives what it leaves out (codegen/samples.py);
+the test table names the reference as a function of tests/python/numpy_ref.py or as a lambda.
+Bad values are in bad/ (samples_*.yaml, numpy_*.yaml).
+"""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+from typing import Dict
+
+from codegen import gen
+from codegen.dest import tests as test_table
+from codegen.model import Declaration
+
+REPO = Path(__file__).resolve().parents[2]
+NUMPY_REF = REPO / "tests" / "python" / "numpy_ref.py"
+
+
+def _load(write_declarations, text: str) -> Dict[str, Declaration]:
+    decl_dir = write_declarations(ops=text)
+    return {d.name: d for d in gen.load_declarations([str(decl_dir / "ops.yaml")])}
+
+
+def test_samples_are_derived_from_the_signatures(write_declarations) -> None:
+    """Without `samples:`, each signature whose parameters can be derived gives one sample: tensors
+    (3, 4), the first dims 0 then -1, sizes (2, 6), Scalars 2; parameters with defaults are left out."""
+    d = _load(write_declarations, """\
+- name: op
+  signatures:
+    - (Tensor self, int dim0, int[] dims, *, bool flag=False) -> Tensor
+    - (Tensor self, Tensor index, int[] size, Scalar value) -> Tensor
+    - (Tensor self, Device device) -> Tensor
+  variants: [method, function]
+  cpp: op
+  doc: An op.
+  numpy: self
+  dtypes: all
+""")["op"]
+    assert [(s.signature, dict(s.args)) for s in d.samples] == [
+        (0, {"self": (3, 4), "dim0": 0, "dims": (-1,)}),
+        (1, {"self": (3, 4), "index": (3, 4), "size": (2, 6), "value": 2}),
+    ]
+
+
+def test_a_sample_calls_the_first_signature_its_values_fit(write_declarations) -> None:
+    """`value: 2` is a Scalar and `value: []` a 0-d Tensor; what a sample leaves out is derived."""
+    d = _load(write_declarations, """\
+- name: fill
+  signatures:
+    - (Tensor self, Tensor mask, Tensor value) -> Tensor
+    - (Tensor self, Tensor mask, Scalar value) -> Tensor
+  variants: [method, function]
+  cpp: fill
+  doc: A masked fill.
+  numpy: np.where(mask, value, self)
+  dtypes: [float32, int64]
+  samples:
+    - {value: 2}
+    - {self: [4], value: []}
+""")["fill"]
+    assert [(s.signature, dict(s.args)) for s in d.samples] == [
+        (1, {"self": (3, 4), "mask": (3, 4), "value": 2}),
+        (0, {"self": (4,), "mask": (3, 4), "value": ()}),
+    ]
+    assert d.dtypes == {"cpu": ("int64", "float32"), "cuda": ("int64", "float32")}
+
+
+def test_the_table_names_a_function_or_makes_a_lambda(write_declarations) -> None:
+    decls = _load(write_declarations, """\
+- name: norm
+  signatures:
+    - (Tensor self, Scalar p=2) -> Tensor
+  variants: [method]
+  cpp: norm
+  doc: A norm.
+  numpy: norm
+  dtypes: [float32]
+  samples:
+    - {p: .inf}
+    - {p: -.inf}
+- name: double
+  signatures:
+    - (Tensor self) -> Tensor
+  variants: [method]
+  cpp: double
+  doc: Twice.
+  numpy: self + self
+  dtypes: all
+""")
+    table = test_table.emit(list(decls.values()))["tests/test_generated_ops.py"]
+    assert "reference=numpy_ref.norm," in table
+    assert 'S(0, {"self": (3, 4), "p": math.inf}),' in table and '"p": -math.inf}' in table
+    assert "reference=lambda self=None: self + self," in table
+
+
+def test_every_reference_function_exists() -> None:
+    """The real declarations name only functions that tests/python/numpy_ref.py defines."""
+    defined = {n.name for n in ast.parse(NUMPY_REF.read_text(encoding="utf-8")).body if isinstance(n, ast.FunctionDef)}
+    decls = gen.load_declarations(sorted(str(p) for p in (REPO / "declarations").glob("*.yaml")))
+    named = {d.name: d.numpy_function for d in decls if d.numpy_function}
+    missing = {op: function for op, function in named.items() if function not in defined}
+    assert not missing, f"not defined in {NUMPY_REF.name}: {missing}"
+    assert len(named) >= 40

@@ -1,0 +1,439 @@
+"""NumPy references with PyTorch's semantics, for the ops whose `numpy:` line names a function here.
+
+Each function takes the op's parameters by name (tensors as NumPy arrays, the half types
+in float32; dtype= as a NumPy dtype) and returns the expected result. Where NumPy is more
+lenient than PyTorch (a dim out of range, a matrix product of 0-d tensors), it raises, so
+that the generated test expects wick to raise too; where PyTorch is more lenient (the dims
+0 and -1 of a 0-d tensor), it follows PyTorch.
+"""
+import math
+
+import numpy as np
+
+
+class Tagged(np.ndarray):
+    """An array whose wick dtype is not the one NumPy computes in (float32 standing for bfloat16)."""
+    wick_dtype: str
+
+
+def tagged(a, wick_dtype):
+    a = np.asarray(a).view(Tagged)
+    a.wick_dtype = wick_dtype
+    return a
+
+
+# --- dims -------------------------------------------------------------------------------------------
+
+def _dim(d, ndim):
+    """A PyTorch dim as an index in [0, ndim); a 0-d tensor has the dims 0 and -1."""
+    n = max(ndim, 1)
+    if not -n <= d < n:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {d})")
+    return d % n
+
+
+def _dims(dim, ndim):
+    """The dims of an `int[]? dim` as a tuple for NumPy's axis; None (every dim) for None and []."""
+    if dim is None:
+        return None
+    dims = [_dim(d, ndim) for d in ([dim] if isinstance(dim, int) else dim)]
+    if len(set(dims)) != len(dims):
+        raise ValueError("dim appears multiple times in the list of dims")
+    return tuple(dims) if dims and ndim else None
+
+
+def _wide(a, dtype=None):
+    """What sum, prod and the scans accumulate in: dtype= (cast to first), else int64 for integers."""
+    if dtype is not None:
+        return a.astype(dtype)
+    return a.astype(np.int64) if a.dtype.kind in "biu" else a
+
+
+def _reduce(fn, a, dim, keepdim, **kw):
+    return np.asarray(fn(a, axis=_dims(dim, a.ndim), keepdims=keepdim, **kw))
+
+
+# --- reductions -------------------------------------------------------------------------------------
+
+def sum(self, dim=None, keepdim=False, dtype=None):
+    a = _wide(self, dtype)
+    return _reduce(np.sum, a, dim, keepdim, dtype=a.dtype)
+
+
+def prod(self, dim=None, keepdim=False, dtype=None):
+    a = _wide(self, dtype)
+    return _reduce(np.prod, a, dim, keepdim, dtype=a.dtype)
+
+
+def mean(self, dim=None, keepdim=False, dtype=None):
+    return _reduce(np.mean, _wide(self, dtype), dim, keepdim)
+
+
+def var(self, dim=None, correction=None, keepdim=False):
+    return _reduce(np.var, self, dim, keepdim, ddof=1 if correction is None else correction)
+
+
+def std(self, dim=None, correction=None, keepdim=False):
+    return _reduce(np.std, self, dim, keepdim, ddof=1 if correction is None else correction)
+
+
+def amax(self, dim=None, keepdim=False):
+    return _reduce(np.amax, self, dim, keepdim)
+
+
+def amin(self, dim=None, keepdim=False):
+    return _reduce(np.amin, self, dim, keepdim)
+
+
+def _arg(fn, a, dim, keepdim):
+    if dim is None and a.size == 0:
+        raise ValueError("Expected reduction dim to be specified for input.numel() == 0")
+    if dim is None:
+        index = np.int64(fn(a))
+        return np.full((1,) * a.ndim if keepdim else (), index)
+    d = _dim(dim, a.ndim)
+    return np.asarray(fn(a, axis=d, keepdims=keepdim) if a.ndim else np.int64(0))
+
+
+def argmax(self, dim=None, keepdim=False):
+    return _arg(np.argmax, self, dim, keepdim)
+
+
+def argmin(self, dim=None, keepdim=False):
+    return _arg(np.argmin, self, dim, keepdim)
+
+
+def _all_any(fn, a, dim, keepdim):
+    r = _reduce(fn, a, dim, keepdim)
+    return r.astype(np.uint8) if a.dtype == np.uint8 else r  # as PyTorch 1.13
+
+
+def all(self, dim=None, keepdim=False):
+    return _all_any(np.all, self, dim, keepdim)
+
+
+def any(self, dim=None, keepdim=False):
+    return _all_any(np.any, self, dim, keepdim)
+
+
+def norm(self, p=2, dim=None, keepdim=False):
+    m = np.abs(self.astype(np.float64))
+    if p == math.inf:
+        r = _reduce(np.amax, m, dim, keepdim, initial=0.0)
+    elif p == -math.inf:  # 0 for no elements, as PyTorch gives it
+        r = _reduce(np.amin, m, dim, keepdim, initial=math.inf) if m.size else _reduce(np.sum, m, dim, keepdim)
+    elif p == 0:
+        r = _reduce(np.sum, (m != 0).astype(np.float64), dim, keepdim)
+    else:
+        r = _reduce(np.sum, m ** p, dim, keepdim) ** (1.0 / p)
+    return r.astype(self.dtype)
+
+
+def logsumexp(self, dim, keepdim=False):
+    r = np.log(_reduce(np.sum, np.exp(self.astype(np.float64)), dim, keepdim))  # -inf for no elements
+    return r.astype(self.dtype if self.dtype.kind == "f" else np.float32)
+
+
+def _scan(fn, a, dim, dtype):
+    a = _wide(a, dtype)
+    return fn(a, axis=_dim(dim, a.ndim)) if a.ndim else a
+
+
+def cumsum(self, dim, dtype=None):
+    return _scan(np.cumsum, self, dim, dtype)
+
+
+def cumprod(self, dim, dtype=None):
+    return _scan(np.cumprod, self, dim, dtype)
+
+
+# --- shapes -----------------------------------------------------------------------------------------
+
+def _zero_dim_or(fn, a, *dims):
+    """`fn(a)`, or `a` itself for a 0-d `a` whose dims are all 0 or -1."""
+    if a.ndim == 0:
+        for d in dims:
+            _dim(d, 0)
+        return a
+    return fn(a)
+
+
+def transpose(self, dim0, dim1):
+    return _zero_dim_or(lambda a: np.swapaxes(a, _dim(dim0, a.ndim), _dim(dim1, a.ndim)), self, dim0, dim1)
+
+
+def squeeze(self, dim=None):
+    if dim is None:
+        return np.squeeze(self)
+    return _zero_dim_or(lambda a: np.squeeze(a, _dim(dim, a.ndim)) if a.shape[_dim(dim, a.ndim)] == 1 else a,
+                        self, dim)
+
+
+def unsqueeze(self, dim):
+    return np.expand_dims(self, _dim(dim, self.ndim + 1))
+
+
+def narrow(self, dim, start, length):
+    if self.ndim == 0:
+        raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
+    d = _dim(dim, self.ndim)
+    size = self.shape[d]
+    start = start + size if start < 0 else start
+    if not (0 <= start <= size and 0 <= length <= size - start):
+        raise IndexError("start or length out of range")
+    return np.take(self, np.arange(start, start + length), axis=d)
+
+
+def select(self, dim, index):
+    if self.ndim == 0:
+        raise IndexError("select() cannot be applied to a 0-dim tensor.")
+    return np.take(self, index, axis=_dim(dim, self.ndim))
+
+
+def expand(self, size):
+    if len(size) < self.ndim:
+        raise ValueError("the number of sizes provided must be at least the number of dims")
+    lead = len(size) - self.ndim
+    shape = [self.shape[i - lead] if s == -1 and i >= lead else s for i, s in enumerate(size)]
+    return np.broadcast_to(self, shape)
+
+
+def flatten(self, start_dim=0, end_dim=-1):
+    if self.ndim == 0:
+        return self.reshape(1)
+    s, e = _dim(start_dim, self.ndim), _dim(end_dim, self.ndim)
+    if s > e:
+        raise ValueError("flatten() has invalid args: start_dim cannot come after end_dim")
+    return self.reshape(self.shape[:s] + (int(np.prod(self.shape[s:e + 1])),) + self.shape[e + 1:])
+
+
+def unflatten(self, dim, sizes):
+    if self.ndim == 0:
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+    d = _dim(dim, self.ndim)
+    sizes = list(sizes)
+    if -1 in sizes:  # NumPy cannot infer a size next to a 0
+        known = int(np.prod([s for s in sizes if s != -1]))
+        if known == 0:
+            raise ValueError("cannot infer the size -1 next to a size 0")
+        sizes[sizes.index(-1)] = self.shape[d] // known
+    if int(np.prod(sizes)) != self.shape[d]:
+        raise ValueError("the sizes do not multiply to the size of dim")
+    return self.reshape(self.shape[:d] + tuple(sizes) + self.shape[d + 1:])
+
+
+def movedim(self, source, destination):
+    return _zero_dim_or(lambda a: np.moveaxis(a, source, destination), self, *source, *destination)
+
+
+def repeat(self, repeats):
+    if len(repeats) < self.ndim:
+        raise ValueError("Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor")
+    return np.tile(self, repeats)
+
+
+def flip(self, dims):
+    return _zero_dim_or(lambda a: np.flip(a, _dims(dims, a.ndim) or ()), self, *dims)
+
+
+def roll(self, shifts, dims=None):
+    if dims is None:  # over the flattened tensor, keeping its shape
+        if len(shifts) != 1:
+            raise ValueError("roll without dims takes one shift")
+        return np.roll(self, shifts[0])
+    if self.ndim == 0:
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+    return np.roll(self, shifts, axis=tuple(_dim(d, self.ndim) for d in dims))
+
+
+def _matrices(a):
+    if a.ndim < 2:
+        raise IndexError("tril/triu: input tensor must have at least 2 dimensions")
+    return a
+
+
+def tril(self, diagonal=0):
+    return np.tril(_matrices(self), diagonal)
+
+
+def triu(self, diagonal=0):
+    return np.triu(_matrices(self), diagonal)
+
+
+# --- indexing ---------------------------------------------------------------------------------------
+
+def _along(index, dim):
+    """The index tuple that puts `index` along `dim` and counts through the other dims."""
+    grid = list(np.indices(index.shape, sparse=True))
+    grid[dim] = index
+    return tuple(grid)
+
+
+def _check_fits(index, other, skip, what):
+    """index is no larger than `other` in any dim but `skip`, and has as many dims (PyTorch
+    checks no sizes for an empty index)."""
+    if index.ndim != other.ndim:
+        raise RuntimeError(f"Index tensor must have the same number of dimensions as {what} tensor")
+    for d, (i, s) in enumerate(zip(index.shape, other.shape)):
+        if d != skip and i > s and index.size:
+            raise RuntimeError(f"Size does not match at dimension {d}: index {index.shape} and {what} {other.shape}")
+
+
+def gather(self, dim, index, sparse_grad=False):
+    d = _dim(dim, self.ndim)
+    if self.ndim == 0:  # the index is 0-d too, and 0 the only valid one
+        return self.reshape(1)[index.reshape(-1)].reshape(index.shape)
+    _check_fits(index, self, d, "input")
+    return self[_along(index, d)]
+
+
+def _scattered(self, dim, index, src, value, op):
+    """A copy of self with `op(out, where, values)` applied at `index` along dim."""
+    d = _dim(dim, self.ndim)
+    out = self.copy()
+    if index.size == 0:
+        return out
+    if src is not None:
+        _check_fits(index, src, None, "src")
+        values = src[tuple(slice(0, s) for s in index.shape)]
+    else:
+        values = value
+    if self.ndim == 0:
+        op(out.reshape(1), index.reshape(-1), np.reshape(values, -1))
+        return out
+    _check_fits(index, self, d, "self")
+    op(out, _along(index, d), values)
+    return out
+
+
+def _assign(out, where, values):
+    out[where] = values
+
+
+def scatter(self, dim, index, src=None, value=None):
+    return _scattered(self, dim, index, src, value, _assign)
+
+
+def scatter_add(self, dim, index, src):
+    return _scattered(self, dim, index, src, None, np.add.at)
+
+
+def index_add(self, dim, index, source, alpha=1):
+    out = self.copy()
+    d = _dim(dim, self.ndim)
+    if index.ndim > 1:
+        raise IndexError("index_add_(): Index is supposed to be a vector")
+    if self.ndim == 0:
+        np.add.at(out.reshape(1), index.reshape(-1), (alpha * source).reshape(-1).astype(self.dtype))
+        return out
+    np.add.at(out, (slice(None),) * d + (index.reshape(-1),), (alpha * source).astype(self.dtype))
+    return out
+
+
+def index_select(self, dim, index):
+    if index.ndim > 1:
+        raise IndexError("index_select(): Index is supposed to be a vector")
+    if self.ndim == 0:
+        return self.reshape(1)[index.reshape(-1)].reshape(())
+    return np.take(self, index.reshape(-1), axis=_dim(dim, self.ndim))
+
+
+def masked_fill(self, mask, value):
+    out = np.array(np.broadcast_to(self, np.broadcast_shapes(self.shape, mask.shape)))
+    if np.ndim(value):
+        raise ValueError("masked_fill only supports a 0-dimensional value tensor")
+    out[np.broadcast_to(mask, out.shape)] = value
+    return out
+
+
+def masked_fill_(self, mask, value):
+    if np.broadcast_shapes(self.shape, mask.shape) != self.shape:
+        raise RuntimeError("the mask does not broadcast to self")
+    return masked_fill(self, mask, value)
+
+
+def masked_select(self, mask):
+    shape = np.broadcast_shapes(self.shape, mask.shape)
+    return np.broadcast_to(self, shape)[np.broadcast_to(mask, shape)]
+
+
+def put(self, index, source, accumulate=False):
+    if index.size != source.size:
+        raise RuntimeError("put_(): Expected source and index to have the same number of elements")
+    out = self.copy()
+    flat = out.reshape(-1)  # a view of `out`
+    if accumulate:
+        np.add.at(flat, index.reshape(-1), source.reshape(-1))
+    else:
+        flat[index.reshape(-1)] = source.reshape(-1)
+    return out
+
+
+# --- linear algebra ---------------------------------------------------------------------------------
+
+def _rank(a, ndim, name):
+    if a.ndim != ndim:
+        raise RuntimeError(f"{name}: expected a {ndim}-d tensor, got {a.ndim}-d")
+    return a
+
+
+def dot(self, tensor):
+    return np.dot(_rank(self, 1, "dot"), _rank(tensor, 1, "dot"))
+
+
+def outer(self, vec2):
+    return np.multiply.outer(_rank(self, 1, "outer"), _rank(vec2, 1, "outer"))
+
+
+def _add_scaled(self, product, beta, alpha):
+    """`beta * self + alpha * product`, in the product's dtype; self, which must broadcast to
+    the product, is ignored when beta is 0."""
+    if np.broadcast_shapes(self.shape, product.shape) != product.shape:
+        raise RuntimeError(f"self of shape {self.shape} does not broadcast to {product.shape}")
+    r = alpha * product
+    if beta != 0:
+        r = r + beta * self
+    return np.asarray(r).astype(product.dtype)
+
+
+def addmm(self, mat1, mat2, beta=1, alpha=1):
+    return _add_scaled(self, _rank(mat1, 2, "addmm") @ _rank(mat2, 2, "addmm"), beta, alpha)
+
+
+def addmv(self, mat, vec, beta=1, alpha=1):
+    return _add_scaled(self, _rank(mat, 2, "addmv") @ _rank(vec, 1, "addmv"), beta, alpha)
+
+
+def addbmm(self, batch1, batch2, beta=1, alpha=1):
+    products = _rank(batch1, 3, "addbmm") @ _rank(batch2, 3, "addbmm")
+    return _add_scaled(self, products.sum(axis=0, dtype=products.dtype), beta, alpha)
+
+
+def baddbmm(self, batch1, batch2, beta=1, alpha=1):
+    return _add_scaled(self, _rank(batch1, 3, "baddbmm") @ _rank(batch2, 3, "baddbmm"), beta, alpha)
+
+
+# --- factories and conversions ----------------------------------------------------------------------
+
+def arange(end, start=0, step=1, dtype=None, device=None):
+    return np.arange(start, end, step).astype(dtype)
+
+
+def eye(n, m=None, dtype=None, device=None):
+    return np.eye(n, m, dtype=dtype)
+
+
+def to(self, dtype=None, other=None, non_blocking=False, copy=False):
+    return self.astype(other.dtype if other is not None else dtype)
+
+
+def float(self):
+    return tagged(self.astype(np.float32), "float32")
+
+
+def bfloat16(self):
+    return tagged(self.astype(np.float32), "bfloat16")
+
+
+def copy_(self, src):
+    return np.broadcast_to(src, self.shape).astype(self.dtype)
