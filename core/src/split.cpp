@@ -13,11 +13,18 @@ int64_t cut_dim(const char* op, const Tensor& self, int64_t dim) {
   return self.wrap_dim(dim);
 }
 
+// An empty vector with room for `count` views: MemoryError when no vector could hold them.
+std::vector<Tensor> room_for(int64_t count) {
+  std::vector<Tensor> result;
+  WICK_CHECK_KIND(OutOfMemoryError, uint64_t(count) <= result.max_size(), "cannot make ", count, " views");
+  result.reserve(size_t(count));
+  return result;
+}
+
 // Views of `self` along `d`, `size` elements each from the start, the last one shorter when
 // `size` does not divide the dim: `count` of them (at least one, even of a dim of size 0).
 std::vector<Tensor> pieces(const Tensor& self, int64_t d, int64_t size, int64_t count) {
-  std::vector<Tensor> result;
-  result.reserve(size_t(count));
+  std::vector<Tensor> result = room_for(count);
   const int64_t length = self.size(d);
   for (int64_t i = 0; i < count; ++i) {
     const int64_t start = std::min(i * size, length);
@@ -50,8 +57,7 @@ std::vector<Tensor> split(const Tensor& self, IntArrayRef split_sizes, int64_t d
   }
   WICK_CHECK(fits && total == length, "split(): split_sizes must sum exactly to ", length, " (the size of dimension ", d,
              "), but got split_sizes=", shape_str(split_sizes));
-  std::vector<Tensor> result;
-  result.reserve(split_sizes.size());
+  std::vector<Tensor> result = room_for(int64_t(split_sizes.size()));
   int64_t start = 0;
   for (int64_t s : split_sizes) {
     result.push_back(narrow(self, d, start, s));
@@ -73,8 +79,7 @@ std::vector<Tensor> chunk(const Tensor& self, int64_t chunks, int64_t dim) {
 std::vector<Tensor> unbind(const Tensor& self, int64_t dim) {
   WICK_CHECK_INDEX(self.dim() > 0, "unbind(): Dimension specified as ", dim, " but tensor has no dimensions");
   const int64_t d = self.wrap_dim(dim);
-  std::vector<Tensor> result;
-  result.reserve(size_t(self.size(d)));
+  std::vector<Tensor> result = room_for(self.size(d));
   for (int64_t i = 0; i < self.size(d); ++i) result.push_back(select(self, d, i));
   return result;
 }

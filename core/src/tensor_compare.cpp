@@ -1,6 +1,8 @@
 // core/src/tensor_compare.cpp: whole-tensor comparisons answering one bool: allclose and equal.
 #include <array>
 #include <cmath>
+#include <cstdint>
+#include <type_traits>
 
 #include "strided_walk.h"
 #include "wick/cast.h"
@@ -29,6 +31,17 @@ bool all_pairs(const Tensor& a, const Tensor& b, Pred pred) {
   return result;
 }
 
+// |x - y|, exact for integers as far as a double holds the difference itself.
+template <typename T>
+double abs_diff(T x, T y) {
+  if constexpr (std::is_integral_v<T>) {
+    const int64_t a = int64_t(x), b = int64_t(y);
+    return double(a > b ? uint64_t(a) - uint64_t(b) : uint64_t(b) - uint64_t(a));
+  } else {
+    return std::fabs(cast<double>(x) - cast<double>(y));
+  }
+}
+
 }  // namespace
 
 bool allclose(const Tensor& self, const Tensor& other, double rtol, double atol, bool equal_nan) {
@@ -39,14 +52,15 @@ bool allclose(const Tensor& self, const Tensor& other, double rtol, double atol,
   check_same_device("allclose", self, other);
   const DimVector shape = broadcast_shapes("allclose", self.sizes(), other.sizes());
   const Tensor a = cpu(expand(self, shape)), b = cpu(expand(other, shape));
-  // As torch.isclose, with the error computed in double (as NumPy computes it).
+  // As torch.isclose, with the error computed in double (as NumPy computes it) but from
+  // the exact difference of integers (as PyTorch computes it in their own type).
   return dispatch(self.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     return all_pairs<T>(a, b, [&](T x, T y) {
       if (x == y) return true;
       const double u = cast<double>(x), v = cast<double>(y);
       if (std::isnan(u) || std::isnan(v)) return equal_nan && std::isnan(u) && std::isnan(v);
-      const double error = std::fabs(u - v);
+      const double error = abs_diff(x, y);
       return std::isfinite(error) && error <= atol + rtol * std::fabs(v);
     });
   });
