@@ -166,6 +166,6 @@ def default_spec(p: Param) -> Optional[Tuple[str, str]]:
         return ("None", "0")
     if p.default in ("True", "False"):
         return ("Bool", "1" if p.default == "True" else "0")
-    if "." in p.default:
+    if "." in p.default or "e" in p.default.lower():  # 0.5, 1e-05
         return ("Float", p.default)
     return ("Int", p.default)

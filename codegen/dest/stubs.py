@@ -13,15 +13,17 @@ from codegen.model import DTYPES, RETURN_TYPES, Declaration, Param, join_params
 # ~~~~~~~~~~~~~~~~~
 # A parameter takes what the runtime accepts (python_ext/arg_parser.cpp,
 # type_ok): any TensorBase for a Tensor, an int or a sequence of ints for an
-# int[], a wick.device or a string for a Device; a Sequence for a Tensor[] or
-# Tensor?[] (the runtime takes a list or a tuple; Sequence is what a list of
-# wick.Tensor passes as, lists being invariant). A returned Tensor is a
+# int[], a wick.device or a string for a Device. A returned Tensor is a
 # wick.Tensor, the class every new tensor gets (wick._C._set_tensor_class), so
-# results have the operators of wick/_tensor.py (a Tensor[] is a tuple of them); an in-place op returns its
+# results have the operators of wick/_tensor.py; an in-place op returns its
 # `self`, typed _T so that FloatTensor.fill_() stays a FloatTensor. The stub
 # spells builtins and the dtype and device classes through underscored aliases
 # (_int, _dtype, ...): wick._C.bool is a dtype, and in the body of TensorBase
 # `dtype` and `device` are its properties, which an annotation would find first.
+#
+# A Tensor[] or Tensor?[] parameter is a Sequence (the runtime takes a list or a
+# tuple; a list of wick.Tensor is no List[TensorBase], lists being invariant),
+# and a Tensor[] result a Tuple[Tensor, ...].
 _PARAM: Dict[str, str] = {
     "Tensor": "TensorBase", "Scalar": "_Number", "int": "_int", "float": "_float", "bool": "_bool",
     "ScalarType": "_dtype", "Device": "_DeviceLike", "object": "Any", "str": "_str",

@@ -43,11 +43,13 @@ Tensor div_inplace_impl(const Tensor& self, const Other& other, std::optional<st
 
 }  // namespace
 
-Tensor div_out(const Tensor& out, const Tensor& self, const Tensor& other, std::optional<std::string_view> rounding_mode) {
+Tensor div_out(const Tensor& out, const Tensor& self, const Tensor& other,
+               std::optional<std::string_view> rounding_mode) {
   return div_out_impl(out, self, other, rounding_mode);
 }
 
-Tensor div_out(const Tensor& out, const Tensor& self, const Scalar& other, std::optional<std::string_view> rounding_mode) {
+Tensor div_out(const Tensor& out, const Tensor& self, const Scalar& other,
+               std::optional<std::string_view> rounding_mode) {
   return div_out_impl(out, self, other, rounding_mode);
 }
 

@@ -55,8 +55,8 @@ std::vector<Tensor> split(const Tensor& self, IntArrayRef split_sizes, int64_t d
                      shape_str(split_sizes));
     fits = fits && !__builtin_add_overflow(total, s, &total);
   }
-  WICK_CHECK(fits && total == length, "split(): split_sizes must sum exactly to ", length, " (the size of dimension ", d,
-             "), but got split_sizes=", shape_str(split_sizes));
+  WICK_CHECK(fits && total == length, "split(): split_sizes must sum exactly to ", length, " (the size of dimension ",
+             d, "), but got split_sizes=", shape_str(split_sizes));
   std::vector<Tensor> result = room_for(int64_t(split_sizes.size()));
   int64_t start = 0;
   for (int64_t s : split_sizes) {

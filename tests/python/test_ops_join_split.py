@@ -106,6 +106,12 @@ def test_cat_out():
         wick.cat([x[:2], x[2:]], out=x)
     s = wick.empty(0)
     assert wick.stack([wick.ones(2), wick.zeros(2)], 1, out=s) is s and s.tolist() == [[1, 0], [1, 0]]
+    base = wick.zeros(2, 3)
+    column_major = base.t()  # a non-contiguous out= of the right shape is written through
+    assert wick.cat([wick.ones(1, 2), wick.full((2, 2), 2.0)], out=column_major) is column_major
+    assert base.tolist() == [[1, 2, 2], [1, 2, 2]]
+    assert wick.stack([wick.ones(3), wick.zeros(3)], 1, out=base.t()).tolist() == [[1, 0], [1, 0], [1, 0]]
+    assert base.tolist() == [[1, 1, 1], [0, 0, 0]]
     h, v = wick.empty(0), wick.empty(0)
     assert wick.hstack([wick.ones(2), wick.zeros(1)], out=h) is h and h.tolist() == [1, 1, 0]
     assert wick.vstack([wick.ones(2), wick.zeros(2)], out=v) is v and v.tolist() == [[1, 1], [0, 0]]
