@@ -24,7 +24,7 @@ BACKENDS: Tuple[str, ...] = ("cpu", "cuda")
 
 # Base types a parameter may have, and which modifiers each allows.
 PARAM_TYPES: Dict[str, FrozenSet[str]] = {
-    "Tensor": frozenset({"?", "(a!)"}),
+    "Tensor": frozenset({"?", "(a!)", "[]", "?[]"}),
     "Scalar": frozenset({"?"}),
     "int": frozenset({"?", "[]"}),
     "float": frozenset({"?"}),
@@ -32,15 +32,16 @@ PARAM_TYPES: Dict[str, FrozenSet[str]] = {
     "ScalarType": frozenset({"?"}),
     "Device": frozenset({"?"}),
     "object": frozenset(),
+    "str": frozenset({"?"}),
 }
 RETURN_TYPES: FrozenSet[str] = frozenset(
-    {"Tensor", "Tensor(a!)", "Scalar", "int", "int[]", "bool", "float", "object", "None"})
+    {"Tensor", "Tensor(a!)", "Scalar", "int", "int[]", "bool", "float", "object", "None", "Tensor[]"})
 # Functions a pointwise expression may call (core/include/wick/math.h).
 POINTWISE_FUNCTIONS: FrozenSet[str] = frozenset({
     "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt", "rsqrt", "sin", "cos", "tan", "asin",
     "acos", "atan", "atan2", "sinh", "cosh", "tanh", "erf", "sigmoid", "silu", "gelu", "abs", "floor", "ceil",
     "trunc", "round", "frac", "sign", "isnan", "isinf", "isfinite", "maximum", "minimum", "remainder", "fmod",
-    "floor_divide", "pow",
+    "floor_divide", "trunc_divide", "pow",
 })
 # Functions defined for float and double only: their ops must promote integers to float.
 FLOAT_FUNCTIONS: FrozenSet[str] = frozenset({
@@ -52,6 +53,7 @@ MAX_OPERANDS = 5  # TensorIter::kMaxOperands less the output
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _TYPE = re.compile(r"(?P<base>[A-Za-z]+)(?P<mods>(\[\]|\(a!\)|\?)*)\Z")
+_MODS = re.compile(r"\?\[\]|\[\]|\(a!\)|\?")
 
 
 @dataclass(frozen=True)
@@ -60,6 +62,7 @@ class Type:
     is_list: bool = False
     optional: bool = False
     mutable: bool = False  # Tensor(a!): written in place, returned as the same object
+    elem_optional: bool = False  # Tensor?[]: a list whose elements may be None
 
     @staticmethod
     def parse(text: str, err: "ErrorAt") -> "Type":
@@ -69,17 +72,22 @@ class Type:
             raise err(f"unknown type '{base}'", did_you_mean(base, PARAM_TYPES))
         base, mods = m.group("base"), m.group("mods")
         allowed = PARAM_TYPES[base]
-        for mod in re.findall(r"\[\]|\(a!\)|\?", mods):
+        found = _MODS.findall(mods)
+        for mod in found:
             if mod not in allowed:
                 raise err(f"type '{base}' does not take '{mod}'")
-        t = Type(base, "[]" in mods, mods.endswith("?"), "(a!)" in mods)
+        is_list = "[]" in found or "?[]" in found
+        t = Type(base, is_list, mods.endswith("?"), "(a!)" in mods, "?[]" in found)
+        if base == "Tensor" and is_list and (t.optional or t.mutable):
+            raise err(f"type '{text}' is not supported",
+                      "a list of tensors is 'Tensor[]', or 'Tensor?[]' when its elements may be None")
         if str(t) != text:
             raise err(f"malformed type '{text}'", f"write it as '{t}'")
         return t
 
     def __str__(self) -> str:
-        return self.base + ("[]" if self.is_list else "") + ("(a!)" if self.mutable else "") + (
-            "?" if self.optional else "")
+        listed = ("?[]" if self.elem_optional else "[]") if self.is_list else ""
+        return self.base + listed + ("(a!)" if self.mutable else "") + ("?" if self.optional else "")
 
 
 @dataclass(frozen=True)
@@ -96,7 +104,7 @@ class Param:
 _DEFAULT_OK = {
     "Scalar": re.compile(r"-?\d+(\.\d+)?\Z|True\Z|False\Z"),
     "int": re.compile(r"-?\d+\Z"),
-    "float": re.compile(r"-?\d+(\.\d+)?\Z"),
+    "float": re.compile(r"-?\d+(\.\d+)?([eE]-?\d+)?\Z"),
     "bool": re.compile(r"True\Z|False\Z"),
 }
 
@@ -189,6 +197,9 @@ def _check_default(t: Type, name: str, default: str, err: "ErrorAt") -> None:
             raise err(f"parameter '{name}' has default None but type '{t}' is not optional",
                       f"write '{t}?'")
         return
+    if t.base == "str":
+        raise err(f"default '{default}' does not fit type '{t}' of parameter '{name}'",
+                  "a str parameter has no default, or is 'str?' with default None")
     pattern = None if t.is_list or t.optional else _DEFAULT_OK.get(t.base)
     if pattern is None or not pattern.match(default):
         raise err(f"default '{default}' does not fit type '{t}' of parameter '{name}'")
@@ -328,8 +339,8 @@ def parse_declaration(node: Node) -> Declaration:
     if "variants" not in node:
         raise ErrorAt(node.loc, name)("missing key 'variants'", "list 'method', 'function' or both")
     raw_variants = node["variants"]
-    if not isinstance(raw_variants, NodeList) or not raw_variants:
-        raise at_value("variants")("'variants' must be a non-empty list of 'method' and 'function'")
+    if not isinstance(raw_variants, NodeList):
+        raise at_value("variants")("'variants' must be a list of 'method' and 'function' (empty for C++ only)")
     for v, loc in zip(raw_variants, raw_variants.item_locs):
         if v not in ("method", "function"):
             raise ErrorAt(loc, name)(f"unknown variant {v!r}", did_you_mean(str(v), ("method", "function")))
@@ -337,7 +348,7 @@ def parse_declaration(node: Node) -> Declaration:
     if "method" in variants:
         for sig, loc in zip(sigs, raw_sigs.item_locs):
             if not sig.params or sig.params[0].name != "self" or sig.params[0].type.base != "Tensor" \
-                    or sig.params[0].type.optional:
+                    or sig.params[0].type.optional or sig.params[0].type.is_list:
                 raise ErrorAt(loc, name)("a method's first parameter must be 'Tensor self'")
 
     mutable_self = [bool(s.params) and s.params[0].type.mutable for s in sigs]
@@ -358,9 +369,10 @@ def parse_declaration(node: Node) -> Declaration:
     for flag, value in (("inplace", inplace), ("out", out)):
         if value and any(s.returns != "Tensor" for s in sigs):
             raise at_key(flag)(f"'{flag}: true' needs every signature to return Tensor")
-    if inplace and "method" not in variants:
+    # With no variants (C++ only), inplace and out add the C++ functions <name>_ and <name>_out alone.
+    if inplace and variants and "method" not in variants:
         raise at_key("inplace")("'inplace: true' makes a method, so 'variants' must include method")
-    if out and "function" not in variants:
+    if out and variants and "function" not in variants:
         raise at_key("out")("'out: true' adds out= to the function, so 'variants' must include function")
     if out:
         for sig, loc in zip(sigs, raw_sigs.item_locs):
@@ -389,6 +401,8 @@ def parse_declaration(node: Node) -> Declaration:
         if not _IDENT.match(function):
             raise at_value(kind)(f"'{kind}' names a C++ function, not {function!r}")
         impl = Cpp(function) if kind == "cpp" else PythonImpl(function)
+    if isinstance(impl, PythonImpl) and not variants:
+        raise at_value("variants")("an op implemented in Python glue needs a method or function variant")
     if isinstance(impl, PythonImpl):
         for flag in ("inplace", "out"):
             if node.get(flag):
@@ -401,6 +415,9 @@ def parse_declaration(node: Node) -> Declaration:
     doc = get_str("doc", required=True)
     assert doc is not None
     numpy = get_str("numpy")
+    if numpy is not None and not variants:
+        raise at_key("numpy")("generated tests call the Python binding, which an op with no variants lacks",
+                              "test it through the op that calls it")
     if numpy is not None:
         _check_numpy_reference(numpy, sigs, raw_sigs, name, at_value)
     tested_samples = _parse_test_keys(node, name, kind, numpy, sigs, at_key)
@@ -461,7 +478,7 @@ def _parse_pointwise(node: Node, name: str, sigs: List[Signature], raw_sigs: Nod
         if sig.returns not in ("Tensor", "Tensor(a!)"):
             raise ErrorAt(loc, name)("a pointwise op returns Tensor")
         for p in sig.params:
-            if p.type.base not in ("Tensor", "Scalar") or p.type.optional:
+            if p.type.base not in ("Tensor", "Scalar") or p.type.optional or p.type.is_list:
                 raise ErrorAt(loc, name)(f"a pointwise op takes Tensor and Scalar parameters, not '{p.type} {p.name}'")
     expr = node["pointwise"]
     if isinstance(expr, (int, float)) and not isinstance(expr, bool):

@@ -32,6 +32,21 @@ bool is_int_list(PyObject* obj) {
   return true;
 }
 
+// The position of the first element of a list or tuple that is not a tensor (nor None, with
+// `none_ok`), or -1 when there is none.
+Py_ssize_t bad_tensor_element(PyObject* seq, bool none_ok) {
+  const Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+  PyObject** items = PySequence_Fast_ITEMS(seq);
+  for (Py_ssize_t k = 0; k < n; ++k) {
+    if (!is_tensor(items[k]) && !(none_ok && items[k] == Py_None)) return k;
+  }
+  return -1;
+}
+
+bool is_tensor_list(PyObject* obj, bool none_ok) {
+  return (PyTuple_Check(obj) || PyList_Check(obj)) && bad_tensor_element(obj, none_ok) < 0;
+}
+
 bool type_ok(const ParamSpec& p, PyObject* obj) {
   if (obj == Py_None) return p.optional || p.kind == ArgKind::Object;
   switch (p.kind) {
@@ -44,6 +59,9 @@ bool type_ok(const ParamSpec& p, PyObject* obj) {
     case ArgKind::DType: return is_dtype(obj);
     case ArgKind::Device: return is_device_like(obj);
     case ArgKind::Object: return true;
+    case ArgKind::TensorList: return is_tensor_list(obj, false);
+    case ArgKind::OptionalTensorList: return is_tensor_list(obj, true);
+    case ArgKind::String: return PyUnicode_Check(obj);
   }
   return false;
 }
@@ -59,11 +77,20 @@ const char* kind_name(const ParamSpec& p) {
     case ArgKind::DType: return "wick.dtype";
     case ArgKind::Device: return "wick.device or str";
     case ArgKind::Object: return "object";
+    case ArgKind::TensorList: return "tuple of Tensors";
+    case ArgKind::OptionalTensorList: return "tuple of (Tensor or None)";
+    case ArgKind::String: return "str";
   }
   return "?";
 }
 
 const char* type_name(PyObject* obj) { return is_tensor(obj) ? "Tensor" : Py_TYPE(obj)->tp_name; }
+
+// PyTorch's words for a list holding something else: "expected Tensor as element 1 in argument 0, but got int".
+std::string element_error(PyObject* item, Py_ssize_t k, int index, bool none_ok) {
+  return std::string("expected Tensor") + (none_ok ? " or None" : "") + " as element " + std::to_string(k) +
+         " in argument " + std::to_string(index) + ", but got " + type_name(item);
+}
 
 int64_t unpack_int(PyObject* obj) {
   const long long v = PyLong_AsLongLong(obj);  // calls __index__ for NumPy integers
@@ -262,6 +289,12 @@ void ArgParser::raise(const Fail* fails, const int* culprits, PyObject* const* a
     msg = std::string(name_) + "(): argument '" + p.name + "' (position " + std::to_string(culprit + 1) +
           ") must be " + kind_name(p) + ", not " + (given ? type_name(given) : "?") + "\naccepted signature:\n * " +
           name_ + sig.text;
+    const bool none_ok = p.kind == ArgKind::OptionalTensorList;
+    if ((p.kind == ArgKind::TensorList || none_ok) && given && (PyTuple_Check(given) || PyList_Check(given))) {
+      // A list of the right kind with a wrong element: name the element, as PyTorch does.
+      const Py_ssize_t k = bad_tensor_element(given, none_ok);
+      msg = std::string(name_) + "(): " + element_error(PySequence_Fast_ITEMS(given)[k], k, culprit, none_ok);
+    }
   } else {
     // What was passed: (str, alpha=float)
     std::string got = "(";
@@ -359,6 +392,65 @@ DType ParsedArgs::dtype(int i) const { return reinterpret_cast<PyDType*>(args_[i
 std::optional<DType> ParsedArgs::dtype_optional(int i) const {
   if (absent(i)) return std::nullopt;
   return dtype(i);
+}
+
+std::vector<std::optional<Tensor>> ParsedArgs::optional_tensorlist(int i) const {
+  PyObject* seq = args_[i];
+  const Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+  std::vector<std::optional<Tensor>> result;
+  result.reserve(size_t(n));
+  for (Py_ssize_t k = 0; k < n; ++k) {
+    PyObject* item = PySequence_Fast_ITEMS(seq)[k];
+    if (item == Py_None) {
+      result.emplace_back(std::nullopt);
+    } else {
+      WICK_CHECK_TYPE(is_tensor(item), element_error(item, k, i, true));
+      result.emplace_back(unpack_tensor(item));
+    }
+  }
+  return result;
+}
+
+std::string_view ParsedArgs::string(int i) const {
+  Py_ssize_t size = 0;
+  const char* utf8 = PyUnicode_AsUTF8AndSize(args_[i], &size);
+  if (!utf8) throw python_error();
+  return std::string_view(utf8, size_t(size));
+}
+
+std::optional<std::string_view> ParsedArgs::string_optional(int i) const {
+  if (absent(i)) return std::nullopt;
+  return string(i);
+}
+
+TensorList::TensorList(PyObject* seq, int index) {
+  if (PyList_Check(seq)) {
+    owned_ = PyList_AsTuple(seq);
+    if (!owned_) throw python_error();
+    seq = owned_;
+  }
+  const Py_ssize_t n = PyTuple_GET_SIZE(seq);
+  tensors_.reserve(size_t(n));
+  for (Py_ssize_t k = 0; k < n; ++k) {
+    PyObject* item = PyTuple_GET_ITEM(seq, k);
+    if (!is_tensor(item)) {  // a list changed since parse() checked it
+      Py_CLEAR(owned_);
+      detail::fail<TypeError>(element_error(item, k, index, false));
+    }
+    tensors_.push_back(&unpack_tensor(item));
+  }
+}
+
+int64_t TensorList::numel() const {
+  int64_t n = 0;
+  for (const Tensor* t : tensors_) n += t->numel();
+  return n;
+}
+
+bool worth_releasing(std::initializer_list<const Tensor*> tensors, std::initializer_list<const TensorList*> lists) {
+  int64_t work = 0;
+  for (const TensorList* list : lists) work += list->numel();
+  return work >= kGilReleaseNumel || worth_releasing(tensors);
 }
 
 Device ParsedArgs::device(int i) const { return to_device(args_[i]); }

@@ -16,18 +16,24 @@
 #include <Python.h>
 
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
+#include <string_view>
+#include <vector>
 
 #include "wick/device.h"
 #include "wick/dtype.h"
 #include "wick/scalar.h"
 #include "tensor_type.h"
 #include "wick/tensor.h"
+#include "wick/tensor_list.h"
 
 namespace wick {
 namespace python {
 
-enum class ArgKind : uint8_t { Tensor, Scalar, Int, IntList, Double, Bool, DType, Device, Object };
+enum class ArgKind : uint8_t {
+  Tensor, Scalar, Int, IntList, Double, Bool, DType, Device, Object, TensorList, OptionalTensorList, String
+};
 enum class DefaultKind : uint8_t { Required, None, Int, Float, Bool };
 
 struct ParamSpec {
@@ -48,6 +54,32 @@ struct SignatureSpec {
 constexpr int kMaxParams = 10;
 constexpr int kMaxOverloads = 8;
 
+// A Tensor[] argument, as core sees it (Note [Tensor lists] in wick/tensor_list.h):
+// pointers to the tensors inside the Python objects of a tuple, without a
+// reference-count increment per tensor. A list is first copied into a tuple
+// that the TensorList owns, so that another thread changing the list while
+// the GIL is released cannot free a tensor the call is using. It lives in the
+// wrapper's frame, outside the GIL release, and is destroyed with the GIL held.
+class TensorList {
+ public:
+  // `seq` is a list or tuple; any element that is not a tensor is a TypeError naming argument `index`.
+  TensorList(PyObject* seq, int index);
+  ~TensorList() { Py_XDECREF(owned_); }
+  TensorList(const TensorList&) = delete;
+  TensorList& operator=(const TensorList&) = delete;
+
+  operator TensorListRef() const { return TensorListRef(tensors_.data(), tensors_.size()); }  // NOLINT
+  // How many elements the tensors have together.
+  int64_t numel() const;
+
+ private:
+  PyObject* owned_ = nullptr;  // the tuple copied from a list
+  SmallVector<const Tensor*, 8> tensors_;
+};
+
+// As worth_releasing() (errors.h), counting the tensors of Tensor[] arguments too.
+bool worth_releasing(std::initializer_list<const Tensor*> tensors, std::initializer_list<const TensorList*> lists);
+
 class ParsedArgs {
  public:
   const Tensor& tensor(int i) const;
@@ -64,6 +96,12 @@ class ParsedArgs {
   std::optional<DType> dtype_optional(int i) const;
   Device device(int i) const;
   std::optional<Device> device_optional(int i) const;
+  TensorList tensorlist(int i) const { return TensorList(args_[i], i); }
+  // Copies: None elements are nullopt.
+  std::vector<std::optional<Tensor>> optional_tensorlist(int i) const;
+  // Valid while the argument lives, which is the whole call.
+  std::string_view string(int i) const;
+  std::optional<std::string_view> string_optional(int i) const;
   PyObject* object(int i) const { return args_[i]; }
   // The Python object given for parameter i (nullptr when defaulted).
   PyObject* raw(int i) const { return args_[i]; }

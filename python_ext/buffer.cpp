@@ -190,54 +190,71 @@ DType dtype_of_array(PyObject* array) {
                   "and bool.");
 }
 
+}  // namespace
+
+bool is_ndarray(PyObject* obj) {
+  static PyObject* const name = PyUnicode_InternFromString("numpy");
+  if (!name) throw python_error();
+  Ref numpy{PyImport_GetModule(name)};
+  if (!numpy.p) {  // NumPy is not imported: nothing is an ndarray
+    if (PyErr_Occurred()) throw python_error();
+    return false;
+  }
+  Ref ndarray{attr(numpy.p, "ndarray")};
+  const int is_array = PyObject_IsInstance(obj, ndarray.p);
+  if (is_array < 0) throw python_error();
+  return is_array;
+}
+
+Tensor tensor_from_numpy(PyObject* array) {
+  const DType dtype = dtype_of_array(array);
+
+  std::unique_ptr<Py_buffer, BufferReleaser> view(new Py_buffer());
+  if (PyObject_GetBuffer(array, view.get(), PyBUF_RECORDS_RO) < 0) {
+    delete view.release();  // nothing to give back
+    throw python_error();
+  }
+  const int64_t itemsize = wick::itemsize(dtype);
+  WICK_INTERNAL_ASSERT(view->itemsize == itemsize, "numpy exported itemsize ", view->itemsize);
+  DimVector sizes(view->shape, view->shape + view->ndim);
+  DimVector strides = contiguous_strides(sizes);
+  int64_t last = 0;  // the element furthest from the first, in elements
+  bool empty = false;
+  for (int d = 0; d < view->ndim; ++d) {
+    const int64_t stride = view->strides ? int64_t(view->strides[d]) : strides[d] * itemsize;
+    WICK_CHECK_VALUE(stride >= 0, "At least one stride in the given numpy array is negative, and tensors with "
+                     "negative strides are not supported (make a copy of the array with array.copy() first)");
+    WICK_CHECK_VALUE(stride % itemsize == 0, "given numpy array strides not a multiple of the element byte size ",
+                     "(", itemsize, "); copy the numpy array to reallocate the memory");
+    strides[d] = stride / itemsize;
+    empty = empty || sizes[d] == 0;
+    last += (sizes[d] - 1) * strides[d];
+  }
+  if (empty) last = -1;
+  WICK_CHECK_VALUE(reinterpret_cast<uintptr_t>(view->buf) % uintptr_t(itemsize) == 0,
+                   "given numpy array is not aligned to its element size (", itemsize,
+                   " bytes); copy the numpy array first");
+  if (view->readonly &&
+      PyErr_WarnEx(PyExc_UserWarning,
+                   "The given NumPy array is not writable, and wick does not support non-writable tensors: "
+                   "writing to the tensor writes to the array's memory. Copy the array (or make it writable) "
+                   "first to avoid this warning.",
+                   1) < 0) {
+    throw python_error();
+  }
+  const size_t nbytes = size_t(last + 1) * size_t(itemsize);
+  void* data = view->buf;
+  Storage storage = Storage::make(data, nbytes, kCPU, &release_buffer, view.get());
+  view.release();  // the storage owns it now
+  return make_tensor(std::move(storage), dtype, std::move(sizes), std::move(strides), 0);
+}
+
+namespace {
+
 PyObject* from_numpy(PyObject* /*module*/, PyObject* array) {
   return guarded("from_numpy", [&]() -> PyObject* {
-    Ref numpy{PyImport_ImportModule("numpy")};
-    if (!numpy.p) throw python_error();
-    Ref ndarray{attr(numpy.p, "ndarray")};
-    const int is_array = PyObject_IsInstance(array, ndarray.p);
-    if (is_array < 0) throw python_error();
-    WICK_CHECK_TYPE(is_array, "expected np.ndarray (got ", Py_TYPE(array)->tp_name, ")");
-    const DType dtype = dtype_of_array(array);
-
-    std::unique_ptr<Py_buffer, BufferReleaser> view(new Py_buffer());
-    if (PyObject_GetBuffer(array, view.get(), PyBUF_RECORDS_RO) < 0) {
-      delete view.release();  // nothing to give back
-      throw python_error();
-    }
-    const int64_t itemsize = wick::itemsize(dtype);
-    WICK_INTERNAL_ASSERT(view->itemsize == itemsize, "numpy exported itemsize ", view->itemsize);
-    DimVector sizes(view->shape, view->shape + view->ndim);
-    DimVector strides = contiguous_strides(sizes);
-    int64_t last = 0;  // the element furthest from the first, in elements
-    bool empty = false;
-    for (int d = 0; d < view->ndim; ++d) {
-      const int64_t stride = view->strides ? int64_t(view->strides[d]) : strides[d] * itemsize;
-      WICK_CHECK_VALUE(stride >= 0, "At least one stride in the given numpy array is negative, and tensors with "
-                       "negative strides are not supported (make a copy of the array with array.copy() first)");
-      WICK_CHECK_VALUE(stride % itemsize == 0, "given numpy array strides not a multiple of the element byte size ",
-                       "(", itemsize, "); copy the numpy array to reallocate the memory");
-      strides[d] = stride / itemsize;
-      empty = empty || sizes[d] == 0;
-      last += (sizes[d] - 1) * strides[d];
-    }
-    if (empty) last = -1;
-    WICK_CHECK_VALUE(reinterpret_cast<uintptr_t>(view->buf) % uintptr_t(itemsize) == 0,
-                     "given numpy array is not aligned to its element size (", itemsize,
-                     " bytes); copy the numpy array first");
-    if (view->readonly &&
-        PyErr_WarnEx(PyExc_UserWarning,
-                     "The given NumPy array is not writable, and wick does not support non-writable tensors: "
-                     "writing to the tensor writes to the array's memory. Copy the array (or make it writable) "
-                     "first to avoid this warning.",
-                     1) < 0) {
-      throw python_error();
-    }
-    const size_t nbytes = size_t(last + 1) * size_t(itemsize);
-    void* data = view->buf;
-    Storage storage = Storage::make(data, nbytes, kCPU, &release_buffer, view.get());
-    view.release();  // the storage owns it now
-    return wrap(make_tensor(std::move(storage), dtype, std::move(sizes), std::move(strides), 0));
+    WICK_CHECK_TYPE(is_ndarray(array), "expected np.ndarray (got ", Py_TYPE(array)->tp_name, ")");
+    return wrap(tensor_from_numpy(array));
   });
 }
 

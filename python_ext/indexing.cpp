@@ -273,7 +273,7 @@ int tensor_setitem(PyObject* self, PyObject* index, PyObject* value) {
     Tensor v = value_tensor(value, s.view.dtype());
     GilRelease nogil(s.view.numel() >= kGilReleaseNumel);
     if (s.indices.empty()) copy_(s.view, v);
-    else index_put_(s.view, s.indices, v, /*accumulate=*/false);
+    else index_put_(s.view, s.indices, to(v, s.view.dtype()), /*accumulate=*/false);
     return 0;
   });
 }

@@ -3,11 +3,18 @@
 
 #include <Python.h>
 
+#include "wick/tensor.h"
+
 namespace wick {
 namespace python {
 
 // TensorBase's tp_as_buffer: CPU tensors export their memory (buffer.cpp).
 extern PyBufferProcs tensor_as_buffer;
+
+// Whether `obj` is a numpy.ndarray (false while NumPy is not imported).
+bool is_ndarray(PyObject* obj);
+// A CPU tensor over an ndarray's memory, which it keeps alive (buffer.cpp; Note [from_numpy lifetime]).
+Tensor tensor_from_numpy(PyObject* array);
 
 // Module functions for wick._C: from_numpy (buffer.cpp); from_dlpack and _to_dlpack (dlpack.cpp).
 extern PyMethodDef buffer_functions[];

@@ -1,4 +1,4 @@
-// python_ext/tensor_new.cpp: wick.tensor(data), the legacy constructors, and tolist().
+// python_ext/tensor_new.cpp: wick.tensor(data), wick.as_tensor(data), the legacy constructors, and tolist().
 #include "tensor_new.h"
 
 #include <cstring>
@@ -8,6 +8,7 @@
 #include "arg_parser.h"
 #include "device_object.h"
 #include "errors.h"
+#include "interop.h"
 #include "python_impls.h"
 #include "tensor_type.h"
 #include "wick/core_ops.h"
@@ -221,6 +222,15 @@ namespace impl {
 Tensor tensor_from_data(PyObject* data, std::optional<DType> dtype, std::optional<Device> device) {
   Tensor t = tensor_from_sequence(data, dtype);
   return device ? to(t, *device) : t;
+}
+
+Tensor as_tensor(PyObject* data, std::optional<DType> dtype, std::optional<Device> device) {
+  if (is_tensor(data)) {
+    const Tensor& t = unpack_tensor(data);
+    return to(t, device.value_or(t.device()), dtype);
+  }
+  if (is_ndarray(data)) return to(tensor_from_numpy(data), device.value_or(kCPU), dtype);
+  return tensor_from_data(data, dtype, device);
 }
 
 PyObject* tolist(const Tensor& self) {

@@ -1,10 +1,31 @@
-// python_ext/wrap.cpp: Scalars and size lists into Python numbers and tuples.
+// python_ext/wrap.cpp: Scalars, size lists and tensor lists into Python numbers and tuples.
 #include "wrap.h"
+
+#include <utility>
 
 #include "errors.h"
 
 namespace wick {
 namespace python {
+namespace {
+
+// A tuple of n items, item(i) making each (a new reference, or nullptr with an exception set).
+template <typename Item>
+PyObject* tuple_of(size_t n, Item item) {
+  PyObject* tuple = PyTuple_New(Py_ssize_t(n));
+  if (!tuple) throw python_error();
+  for (size_t i = 0; i < n; ++i) {
+    PyObject* obj = item(i);
+    if (!obj) {
+      Py_DECREF(tuple);
+      throw python_error();
+    }
+    PyTuple_SET_ITEM(tuple, Py_ssize_t(i), obj);
+  }
+  return tuple;
+}
+
+}  // namespace
 
 PyObject* wrap(const Scalar& s) {
   switch (s.kind()) {
@@ -16,17 +37,11 @@ PyObject* wrap(const Scalar& s) {
 }
 
 PyObject* wrap(const DimVector& v) {
-  PyObject* tuple = PyTuple_New(Py_ssize_t(v.size()));
-  if (!tuple) throw python_error();
-  for (size_t i = 0; i < v.size(); ++i) {
-    PyObject* item = PyLong_FromLongLong(v[i]);
-    if (!item) {
-      Py_DECREF(tuple);
-      throw python_error();
-    }
-    PyTuple_SET_ITEM(tuple, Py_ssize_t(i), item);
-  }
-  return tuple;
+  return tuple_of(v.size(), [&](size_t i) { return PyLong_FromLongLong(v[i]); });
+}
+
+PyObject* wrap(std::vector<Tensor> tensors) {
+  return tuple_of(tensors.size(), [&](size_t i) { return wrap(std::move(tensors[i])); });
 }
 
 }  // namespace python

@@ -3,6 +3,8 @@
 
 #include <Python.h>
 
+#include <vector>
+
 #include "tensor_type.h"
 #include "wick/array_ref.h"
 #include "wick/scalar.h"
@@ -12,6 +14,7 @@ namespace python {
 
 PyObject* wrap(const Scalar& s);
 PyObject* wrap(const DimVector& v);  // a tuple of ints
+PyObject* wrap(std::vector<Tensor> tensors);  // a tuple of tensors, as PyTorch returns split()
 inline PyObject* wrap(int64_t v) { return PyLong_FromLongLong(v); }
 inline PyObject* wrap(bool v) { return PyBool_FromLong(v); }
 inline PyObject* wrap(double v) { return PyFloat_FromDouble(v); }

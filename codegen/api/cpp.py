@@ -8,19 +8,24 @@ from codegen.model import Cpp, Declaration, Param, Pointwise, PythonImpl, Signat
 
 _BASE = {
     "Tensor": "Tensor", "Scalar": "Scalar", "int": "int64_t", "float": "double", "bool": "bool",
-    "ScalarType": "DType", "Device": "Device", "object": "PyObject*",
+    "ScalarType": "DType", "Device": "Device", "object": "PyObject*", "str": "std::string_view",
 }
 _RETURNS = {
     "Tensor": "Tensor", "Tensor(a!)": "Tensor", "Scalar": "Scalar", "int": "int64_t",
     "int[]": "DimVector", "bool": "bool", "float": "double", "None": "void", "object": "PyObject*",
+    "Tensor[]": "std::vector<Tensor>",
 }
+# What core takes for a list, by its element type (see Note [Tensor lists] in wick/tensor_list.h).
+_LISTS = {"int": "IntArrayRef", "Tensor": "TensorListRef"}
 
 
 def value_type(t: Type) -> str:
     """The C++ type holding a converted argument."""
-    if t.base == "Tensor":
+    if t.elem_optional:
+        return "ArrayRef<std::optional<Tensor>>"
+    if t.base == "Tensor" and not t.is_list:
         return "Tensor"  # an undefined Tensor stands for None
-    base = "IntArrayRef" if t.is_list else _BASE[t.base]
+    base = _LISTS[t.base] if t.is_list else _BASE[t.base]
     return f"std::optional<{base}>" if t.optional else base
 
 

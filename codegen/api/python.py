@@ -1,7 +1,7 @@
 """The Python API of an op: which methods and functions it makes, and their overloads."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Dict, List, Optional, Tuple
 
 from codegen.api import cpp
@@ -11,12 +11,18 @@ from codegen.model import Declaration, Param, PythonImpl, Signature, Type, join_
 # How the runtime (python_ext/arg_parser.h) converts each parameter type.
 ARG_KIND = {
     "Tensor": "Tensor", "Scalar": "Scalar", "int": "Int", "float": "Double", "bool": "Bool",
-    "ScalarType": "DType", "Device": "Device", "object": "Object",
+    "ScalarType": "DType", "Device": "Device", "object": "Object", "str": "String",
 }
 # Names shown in signatures and error messages, as PyTorch shows them.
 PY_TYPE = {
     "Tensor": "Tensor", "Scalar": "Number", "int": "int", "float": "float", "bool": "bool",
-    "ScalarType": "dtype", "Device": "Device", "object": "object",
+    "ScalarType": "dtype", "Device": "Device", "object": "object", "str": "str",
+}
+# List types: (runtime kind, name in signatures), by the type as declared without '?'.
+_LISTS = {
+    "int[]": ("IntList", "tuple of ints"),
+    "Tensor[]": ("TensorList", "tuple of Tensors"),
+    "Tensor?[]": ("OptionalTensorList", "tuple of (Tensor or None)"),
 }
 
 OUT_PARAM = Param("out", Type("Tensor", optional=True), "None", kwarg_only=True)
@@ -25,14 +31,15 @@ OUT_PARAM = Param("out", Type("Tensor", optional=True), "None", kwarg_only=True)
 _ACCEPTS = {
     "Tensor": {"tensor", "tensor0d"}, "Scalar": {"bool", "int", "float", "tensor0d"}, "int": {"int"},
     "int[]": {"int", "ints"}, "float": {"int", "float"}, "bool": {"bool"}, "ScalarType": {"dtype"},
-    "Device": {"str", "device"},
+    "Device": {"str", "device"}, "str": {"str"}, "Tensor[]": {"tensors"},
+    "Tensor?[]": {"tensors", "tensors_and_nones"},
 }
 
 
 def _accepts(t: Type) -> set:
     if t.base == "object":
         return {"*"}
-    kinds = set(_ACCEPTS["int[]" if t.is_list else t.base])
+    kinds = set(_ACCEPTS[str(replace(t, optional=False)) if t.is_list else t.base])
     return kinds | {"None"} if t.optional else kinds
 
 
@@ -41,12 +48,12 @@ def _covers(wide: Param, narrow: Param) -> bool:
 
 
 def arg_kind(t: Type) -> str:
-    return "IntList" if t.is_list else ARG_KIND[t.base]
+    return _LISTS[str(replace(t, optional=False))][0] if t.is_list else ARG_KIND[t.base]
 
 
 def py_type(t: Type) -> str:
     """How signatures in docs and errors name a type; `=None` already says it is optional."""
-    return "tuple of ints" if t.is_list else PY_TYPE[t.base]
+    return _LISTS[str(replace(t, optional=False))][1] if t.is_list else PY_TYPE[t.base]
 
 
 @dataclass(frozen=True)
@@ -114,7 +121,8 @@ def bindings(decls: List[Declaration]) -> Tuple[List[Binding], List[Binding]]:
                 params = sig.params + ((OUT_PARAM,) if d.out else ())
                 functions.setdefault(d.name, []).append(Overload(d, sig, params, form, False))
         docs[d.name] = d.doc
-        docs[d.name + "_"] = d.doc if d.inplace_only else f"In-place form of {d.name}(). {d.doc}"
+        if d.inplace:
+            docs[d.name + "_"] = f"In-place form of {d.name}(). {d.doc}"
 
     def build(table: Dict[str, List[Overload]], method: bool) -> List[Binding]:
         result = [Binding(n, method, tuple(ovs), docs[n]) for n, ovs in sorted(table.items())]
@@ -158,6 +166,6 @@ def default_spec(p: Param) -> Optional[Tuple[str, str]]:
         return ("None", "0")
     if p.default in ("True", "False"):
         return ("Bool", "1" if p.default == "True" else "0")
-    if "." in p.default:
+    if "." in p.default or "e" in p.default.lower():  # 0.5, 1e-05
         return ("Float", p.default)
     return ("Int", p.default)

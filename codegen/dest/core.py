@@ -1,10 +1,11 @@
 """Core's side of every op: generated/include/wick/ops.h and generated/core/ops.cpp."""
 from __future__ import annotations
 
-from typing import Dict, List
+from typing import Dict, List, Tuple
 
 from codegen.api import cpp
 from codegen.dest.common import CPP_TYPE, render
+from codegen.errors import DeclarationError
 from codegen.model import DTYPES, Cpp, Declaration, Pointwise
 
 
@@ -31,8 +32,32 @@ def _derived_body(fn: cpp.CppFunction) -> str:
     return f'return detail::assign_inplace("{fn.name}", self, {base}_out(Tensor(), {args}));'
 
 
+def _unique(fns: List[cpp.CppFunction]) -> List[cpp.CppFunction]:
+    """`fns` without repeats: an alias (concat of cat) names a C++ function that another op declared.
+
+    C++ accepts one declaration of a default and one definition, so the two must agree on
+    everything but parameter names.
+    """
+    seen: Dict[Tuple[str, Tuple[str, ...]], cpp.CppFunction] = {}
+    result = []
+    for fn in fns:
+        first = seen.setdefault((fn.name, tuple(t for t, _, _ in fn.params)), fn)
+        if first is fn:
+            result.append(fn)
+            continue
+
+        def shape(f: cpp.CppFunction) -> object:
+            return f.returns, tuple(d for _, _, d in f.params), f.form, cpp.hand_written(f)
+
+        if shape(first) != shape(fn):
+            raise DeclarationError(fn.decl.loc, f"'{fn.decl.name}' declares {fn.prototype(defaults=True)}, which "
+                                   f"'{first.decl.name}' declares with other defaults or forms", fn.decl.name,
+                                   "give both the same signatures, inplace and out, or name another C++ function")
+    return result
+
+
 def emit(decls: List[Declaration]) -> Dict[str, str]:
-    fns = [fn for d in decls for fn in cpp.functions(d)]
+    fns = _unique([fn for d in decls for fn in cpp.functions(d)])
     core_fns = [fn for fn in fns if fn.returns != "PyObject*" and not _python(fn)]
     bodies = []
     for fn in core_fns:

@@ -10,7 +10,12 @@ from codegen.model import Declaration, Param, PythonImpl
 
 _ACCESSOR = {
     "Tensor": "tensor", "Scalar": "scalar", "Int": "toint", "IntList": "intlist", "Double": "todouble",
-    "Bool": "tobool", "DType": "dtype", "Device": "device", "Object": "object",
+    "Bool": "tobool", "DType": "dtype", "Device": "device", "Object": "object", "String": "string",
+    "TensorList": "tensorlist", "OptionalTensorList": "optional_tensorlist",
+}
+# Where a wrapper keeps a converted list argument, which core sees through value_type (an ArrayRef).
+_LIST_HOLDER = {
+    "IntList": "DimVector", "TensorList": "TensorList", "OptionalTensorList": "std::vector<std::optional<Tensor>>",
 }
 
 
@@ -39,8 +44,9 @@ def _case(ov: Overload, index: int) -> str:
         var = f"a{j}"
         ctype = cpp.value_type(p.type)
         ref = "const Tensor&" if ctype == "Tensor" else "PyObject*" if ctype == "PyObject*" else ctype
-        if p.type.is_list:  # the converted ints live here; core sees them as an IntArrayRef
-            ref = "std::optional<DimVector>" if p.type.optional else "DimVector"
+        if p.type.is_list:
+            holder = _LIST_HOLDER[arg_kind(p.type)]
+            ref = f"std::optional<{holder}>" if p.type.optional else holder
         lines.append(f"{ref} {var} = r.{_accessor(p)}({j});")
         names[p.name] = var
     args = [names[p.name] for p in ov.sig.params]
@@ -51,13 +57,16 @@ def _case(ov: Overload, index: int) -> str:
         return "\n".join(lines)
     fn = f"wick::{ov.cpp_function(False)}"
 
-    tensors = [names[p.name] for p in ov.sig.params if p.type.base == "Tensor"]
+    tensors = [names[p.name] for p in ov.sig.params if p.type.base == "Tensor" and not p.type.is_list]
+    lists = [names[p.name] for p in ov.sig.params if arg_kind(p.type) == "TensorList"]
 
     def unlocked(stmt: str) -> str:
         """`stmt`, with the GIL released around it when the op says so and has work (Note [GIL])."""
         if not ov.decl.releases_gil:
             return stmt
-        worth = f"worth_releasing({{{', '.join('&' + t for t in tensors)}}})" if tensors else ""
+        counted = [tensors] + ([lists] if lists else [])  # the tensors of a Tensor[] count too
+        braced = ", ".join("{" + ", ".join("&" + name for name in group) + "}" for group in counted)
+        worth = f"worth_releasing({braced})" if tensors or lists else ""
         return f"{{ GilRelease nogil{'(' + worth + ')' if worth else ''}; {stmt} }}"
 
     if ov.has_out:

@@ -1,12 +1,13 @@
 """The type stubs of wick._C (TensorBase and the functions, an @overload per overload) and of the wick package."""
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Dict, FrozenSet, List
 
 from codegen.api.python import Binding, Overload, bindings
 from codegen.dest.common import render
 from codegen.errors import DeclarationError
-from codegen.model import DTYPES, Declaration, Param, join_params
+from codegen.model import DTYPES, RETURN_TYPES, Declaration, Param, join_params
 
 # Note [Stub types]
 # ~~~~~~~~~~~~~~~~~
@@ -19,22 +20,29 @@ from codegen.model import DTYPES, Declaration, Param, join_params
 # spells builtins and the dtype and device classes through underscored aliases
 # (_int, _dtype, ...): wick._C.bool is a dtype, and in the body of TensorBase
 # `dtype` and `device` are its properties, which an annotation would find first.
+#
+# A Tensor[] or Tensor?[] parameter is a Sequence (the runtime takes a list or a
+# tuple; a list of wick.Tensor is no List[TensorBase], lists being invariant),
+# and a Tensor[] result a Tuple[Tensor, ...].
 _PARAM: Dict[str, str] = {
     "Tensor": "TensorBase", "Scalar": "_Number", "int": "_int", "float": "_float", "bool": "_bool",
-    "ScalarType": "_dtype", "Device": "_DeviceLike", "object": "Any",
+    "ScalarType": "_dtype", "Device": "_DeviceLike", "object": "Any", "str": "_str",
+}
+_LIST: Dict[str, str] = {
+    "int[]": "_Size", "Tensor[]": "Sequence[TensorBase]", "Tensor?[]": "Sequence[Optional[TensorBase]]",
 }
 _RETURN: Dict[str, str] = {
     "Tensor": "Tensor", "Tensor(a!)": "_T", "Scalar": "_Number", "int": "_int", "int[]": "Tuple[_int, ...]",
-    "bool": "_bool", "float": "_float", "object": "Any", "None": "None",
+    "bool": "_bool", "float": "_float", "object": "Any", "None": "None", "Tensor[]": "Tuple[Tensor, ...]",
 }
-assert set(_RETURN) == {"Tensor", "Tensor(a!)", "Scalar", "int", "int[]", "bool", "float", "object", "None"}
+assert set(_RETURN) == RETURN_TYPES
 
 # Names the stubs define or annotate with (templates/*.pyi.j2): an op of one of
 # these names would shadow them there, and most would shadow a type, a dtype or
 # an alias at runtime as well. Methods meet only what the body of TensorBase uses.
 _ANNOTATIONS: FrozenSet[str] = frozenset({
     "Any", "Optional", "Sequence", "Tuple", "Union", "overload", "property", "Tensor", "TensorBase", "_T",
-    "_Number", "_int", "_float", "_bool", "_dtype", "_device", "_DeviceLike", "_Size", "_IndexItem", "_Index",
+    "_Number", "_int", "_float", "_bool", "_str", "_dtype", "_device", "_DeviceLike", "_Size", "_IndexItem", "_Index",
 })
 RESERVED_METHODS: FrozenSet[str] = _ANNOTATIONS | {
     "shape", "dtype", "device", "ndim", "is_cuda", "itemsize", "_base",
@@ -52,7 +60,7 @@ RESERVED_FUNCTIONS: FrozenSet[str] = _ANNOTATIONS | {
 def _annotation(p: Param) -> str:
     if p.type.mutable:
         return "_T"
-    base = "_Size" if p.type.is_list else _PARAM[p.type.base]
+    base = _LIST[str(replace(p.type, optional=False))] if p.type.is_list else _PARAM[p.type.base]
     return f"Optional[{base}]" if p.type.optional else base
 
 
@@ -67,7 +75,7 @@ def _defs(b: Binding, ov: Overload) -> List[str]:
     params = ", ".join(head + ([join_params(ov.params, _shown)] if ov.params else []))
     defs = [f"def {b.name}({params}) -> {ret}: ..."]
     positional = [p for p in ov.params if not p.kwarg_only]
-    if len(positional) == 1 and positional[0].type.is_list:  # x.view(2, 3); see Note [Argument parsing]
+    if len(positional) == 1 and positional[0].type.is_list and positional[0].type.base == "int":  # x.view(2, 3)
         rest = [f"*{positional[0].name}: _int"] + [_shown(p) for p in ov.params if p.kwarg_only]
         defs.append(f"def {b.name}({', '.join(head + rest)}) -> {ret}: ...")
     return defs

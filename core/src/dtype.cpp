@@ -1,6 +1,8 @@
 // core/src/dtype.cpp: dtype names, sizes and PyTorch's promotion table.
 #include "wick/dtype.h"
 
+#include <limits>
+
 #include "wick/error.h"
 
 namespace wick {
@@ -41,6 +43,18 @@ bool can_cast(DType from, DType to) {
   if (is_floating(from) && !is_floating(to)) return false;
   if (from != DType::Bool && to == DType::Bool) return false;
   return true;
+}
+
+double floating_max(DType d) {
+  switch (d) {
+    case DType::Float16: return 65504.0;
+    case DType::BFloat16: return 3.3895313892515355e38;
+    case DType::Float32: return double(std::numeric_limits<float>::max());
+    case DType::Float64: return std::numeric_limits<double>::max();
+    default: break;
+  }
+  WICK_INTERNAL_ASSERT(false, "floating_max(", dtype_name(d), "): not a floating dtype");
+  return 0;
 }
 
 }  // namespace wick

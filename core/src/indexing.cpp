@@ -1,4 +1,4 @@
-// core/src/indexing.cpp: index, index_put_ and nonzero on CPU, by a strided walk over the indexed positions.
+// core/src/indexing.cpp: index, index_put(_) and nonzero on CPU, by a strided walk over the indexed positions.
 #include "wick/indexing.h"
 
 #include <algorithm>
@@ -196,9 +196,12 @@ Tensor index(const Tensor& self, ArrayRef<std::optional<Tensor>> indices) {
   return result;
 }
 
-void index_put_(const Tensor& self, ArrayRef<std::optional<Tensor>> indices, const Tensor& values,
-                bool accumulate) {
+Tensor index_put_(const Tensor& self, ArrayRef<std::optional<Tensor>> indices, const Tensor& values,
+                  bool accumulate) {
   WICK_CHECK_VALUE(self.defined() && values.defined(), "index_put_(): expected tensors, got None");
+  WICK_CHECK_TYPE(values.dtype() == self.dtype(), "index_put_(): Index put requires the source and destination ",
+                  "dtypes match, got ", dtype_type_name(self.dtype()), " for the destination and ",
+                  dtype_type_name(values.dtype()), " for the source.");
   check_cpu("index_put_", self, "writing into a tensor");
   for (int64_t d = 0; d < self.dim(); ++d) {
     WICK_CHECK(self.stride(d) != 0 || self.size(d) <= 1,
@@ -209,9 +212,9 @@ void index_put_(const Tensor& self, ArrayRef<std::optional<Tensor>> indices, con
   WICK_CHECK(detail::broadcasts_to(values.sizes(), plan.result_sizes), "shape mismatch: value tensor of shape ",
              shape_str(values.sizes()), " cannot be broadcast to indexing result of shape ",
              shape_str(plan.result_sizes));
-  // A fresh buffer in walk order: broadcast, cast, and safe when values overlaps self.
+  // A fresh buffer in walk order: broadcast, and safe when values overlaps self.
   Tensor source = empty(plan.result_sizes, self.dtype(), kCPU);
-  if (source.numel() == 0) return;
+  if (source.numel() == 0) return self;
   copy_(source, values);
   dispatch(self.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
@@ -226,6 +229,12 @@ void index_put_(const Tensor& self, ArrayRef<std::optional<Tensor>> indices, con
       plan.for_each([&](int64_t n, int64_t offset) { dst[offset] = src[n]; });
     }
   });
+  return self;
+}
+
+Tensor index_put(const Tensor& self, ArrayRef<std::optional<Tensor>> indices, const Tensor& values, bool accumulate) {
+  WICK_CHECK_VALUE(self.defined(), "index_put(): expected a tensor, got None");
+  return index_put_(clone(self), indices, values, accumulate);
 }
 
 Tensor nonzero(const Tensor& self) {

@@ -157,3 +157,29 @@ def test_numpy_tested_op_with_a_constant_without_default(write_declarations, run
         assert constants, "no constants= line: has the table's form changed?"
         # tests/python/opcheck.py computes `default + 1`: None cannot stand for a value.
         assert "None" not in constants["items"], constants[0]
+
+
+def test_cpp_only_op_has_cpp_functions_and_no_binding(run_codegen, tmp_path) -> None:
+    """`variants: []` gives wick::div_trunc and its _ and _out forms, and nothing that Python sees."""
+    out = _generate(run_codegen, tmp_path, DECLARATION_SETS["golden"])
+    assert out is not None
+    ops_h = (out / "include" / "wick" / "ops.h").read_text(encoding="utf-8")
+    assert {"div_trunc", "div_trunc_", "div_trunc_out"} <= set(_PROTOTYPE.findall(ops_h))
+    for python_side in ("python/functions.cpp", "python/tensor_methods.cpp", "python/_C.pyi", "python/__init__.pyi",
+                        "python/function_names.py", "tests/test_generated_ops.py"):
+        assert "div_trunc" not in (out / python_side).read_text(encoding="utf-8"), python_side
+
+
+def test_an_alias_declares_and_defines_its_cpp_function_once(run_codegen, tmp_path) -> None:
+    """concat names cat's C++ function: ops.h declares it once, ops.cpp defines it once, both bind it."""
+    out = _generate(run_codegen, tmp_path, DECLARATION_SETS["golden"])
+    assert out is not None
+    ops_h = (out / "include" / "wick" / "ops.h").read_text(encoding="utf-8")
+    ops_cpp = (out / "core" / "ops.cpp").read_text(encoding="utf-8")
+    assert _PROTOTYPE.findall(ops_h).count("cat") == 1 and _PROTOTYPE.findall(ops_h).count("cat_out") == 1
+    assert [name for name, _, _ in _definitions(ops_cpp)].count("cat") == 1
+    functions = (out / "python" / "functions.cpp").read_text(encoding="utf-8")
+    for binding in ("Function_cat(", "Function_concat("):
+        body = functions[functions.index(f"PyObject* {binding}"):]
+        body = body[:body.index("\n}\n")]
+        assert "wick::cat(" in body and "wick::cat_out(" in body, body

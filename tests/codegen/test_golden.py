@@ -45,13 +45,20 @@ def _update(generated: Path) -> None:
 
 
 def test_golden_declarations_cover_every_kind_of_op() -> None:
-    """The golden input has pointwise (with in-place, out, Scalar overloads), cpp, method-only and python ops."""
+    """The golden input has pointwise (with in-place, out, Scalar overloads), cpp, method-only and python ops,
+    list and string parameters, list returns, an alias and a C++-only op."""
     decls = {d.name: d for d in gen.load_declarations(sorted(str(p) for p in DECLARATIONS.glob("*.yaml")))}
     add = decls["add"]
     assert add.inplace and add.out and {"Tensor", "Scalar"} <= {s.params[1].type.base for s in add.signatures}
     assert decls["mm"].out and isinstance(decls["mm"].impl, Cpp)
     assert decls["contiguous"].variants == {"method"} and isinstance(decls["contiguous"].impl, Cpp)
     assert isinstance(decls["tensor"].impl, PythonImpl)
+    assert str(decls["cat"].signatures[0].params[0].type) == "Tensor[]" and decls["cat"].out
+    assert decls["concat"].impl == decls["cat"].impl  # an alias: one C++ function
+    assert {s.returns for s in decls["split"].signatures} == {"Tensor[]"}
+    assert str(decls["index_put_"].signatures[0].params[1].type) == "Tensor?[]"
+    assert str(decls["div"].signatures[0].params[2].type) == "str?"
+    assert decls["div_trunc"].variants == frozenset() and decls["div_trunc"].inplace and decls["div_trunc"].out
 
 
 def test_output_matches_golden_files(run_codegen, tmp_path: Path) -> None:

@@ -78,7 +78,7 @@ def test_stub_has_a_def_per_overload(which: str, run_codegen, tmp_path: Path) ->
         assert table
         for b in table:
             varargs = [ov for ov in b.overloads
-                       if [p.type.is_list for p in ov.params if not p.kwarg_only] == [True]]
+                       if [p.type.base == "int" and p.type.is_list for p in ov.params if not p.kwarg_only] == [True]]
             defs = found.get(b.name, [])
             assert len(defs) == len(b.overloads) + len(varargs), b.name
             assert all(("overload" in _decorators(d)) == (len(defs) > 1) for d in defs), b.name

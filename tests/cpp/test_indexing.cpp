@@ -134,7 +134,7 @@ TEST(Index, EveryDType) {
     EXPECT_EQ(r.dtype(), d);
     const I expected = d == DType::Bool ? I({1, 0, 1, 1}) : I({2, 0, 5, 3});
     EXPECT_EQ(ints(r), expected) << dtype_name(d);
-    index_put_(x, {from({1}), from({1})}, from({1}, {}), /*accumulate=*/true);
+    index_put_(x, {from({1}), from({1})}, to(from({1}, {}), d), /*accumulate=*/true);
     EXPECT_EQ(ints(x)[4], d == DType::Bool ? 1 : 5) << dtype_name(d);
   }
 }
@@ -171,24 +171,38 @@ TEST(IndexPut, WritesAtThePositions) {
 
 TEST(IndexPut, RepeatedIndicesLastWinsOrAccumulate) {
   Tensor x = zeros({4}, DType::Float32);
-  index_put_(x, {from({1, 1, 3, 1})}, from({1, 2, 3, 4}), false);
+  index_put_(x, {from({1, 1, 3, 1})}, from({1, 2, 3, 4}, {4}, DType::Float32), false);
   EXPECT_EQ(ints(x), I({0, 4, 0, 3}));
   Tensor y = zeros({4}, DType::Float32);
-  index_put_(y, {from({1, 1, 3, 1})}, from({1, 2, 3, 4}), true);
+  index_put_(y, {from({1, 1, 3, 1})}, from({1, 2, 3, 4}, {4}, DType::Float32), true);
   EXPECT_EQ(ints(y), I({0, 7, 0, 3}));
-  index_put_(y, {from({0, 0, 0})}, scalar_tensor(Scalar(0.5), DType::Float64), true);
+  index_put_(y, {from({0, 0, 0})}, scalar_tensor(Scalar(0.5), DType::Float32), true);
   EXPECT_FLOAT_EQ(y.data<float>()[0], 1.5f);
   Tensor b = zeros({2}, DType::Bool);
   index_put_(b, {from({0, 0})}, mask({1, 1}, {2}), true);
   EXPECT_EQ(ints(b), I({1, 0}));
 }
 
-TEST(IndexPut, CastsValuesAndWritesThroughViews) {
+TEST(IndexPut, WritesThroughViewsAndReturnsSelf) {
   Tensor base = zeros({2, 3}, DType::Int32);
   Tensor col = select(base, 1, 1);  // non-contiguous view
-  index_put_(col, {from({1})}, scalar_tensor(Scalar(2.9), DType::Float64), false);
+  EXPECT_TRUE(index_put_(col, {from({1})}, scalar_tensor(Scalar(2), DType::Int32), false).is_same(col));
   EXPECT_EQ(ints(base), I({0, 0, 0, 0, 2, 0}));
-  EXPECT_EQ(base.dtype(), DType::Int32);
+}
+
+TEST(IndexPut, ValuesMustHaveTheDTypeOfSelf) {
+  Tensor x = zeros({3}, DType::Int32);
+  expect_throw<TypeError>([&] { index_put_(x, {from({1})}, scalar_tensor(Scalar(2.9), DType::Float64), false); },
+                          "Index put requires the source and destination dtypes match, got Int for the destination "
+                          "and Double for the source.");
+  EXPECT_EQ(ints(x), I({0, 0, 0}));
+}
+
+TEST(IndexPut, FunctionalFormLeavesSelfAlone) {
+  Tensor x = iota({2, 2});
+  Tensor r = index_put(x, {std::nullopt, from({1, 1})}, from({5}, {}), true);
+  EXPECT_EQ(ints(r), I({0, 11, 2, 13}));
+  EXPECT_EQ(ints(x), I({0, 1, 2, 3}));
 }
 
 TEST(IndexPut, ValuesOverlappingSelfAreReadFirst) {

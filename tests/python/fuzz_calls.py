@@ -19,7 +19,9 @@ SKIP = {"manual_seed", "rand", "randn", "rand_like", "randn_like"}
 def values():
     return [None, "a", -1, 0, 2, 1 << 62, -(1 << 40), 2.5, True, (2, -1), [0, 5], wick.float64, "cuda",
             wick.ones(3), wick.zeros(0), wick.tensor(1.5), wick.arange(6).reshape(2, 3), wick.ones(2, 3).t(),
-            wick.tensor([True, False]), wick.tensor([1, 0], dtype=wick.int8), wick.tensor([5, -7])]
+            wick.tensor([True, False]), wick.tensor([1, 0], dtype=wick.int8), wick.tensor([5, -7]),
+            # lists of tensors (Tensor[], Tensor?[]), good and bad, and a string an op checks (str?)
+            [wick.arange(3), wick.ones(2, 3)], (wick.tensor([0, 2]), None), [wick.ones(2), 1], "floor"]
 
 
 def argument_lists(vals):

@@ -90,3 +90,35 @@ def shares_storage(a, b):
 def root(t):
     """The tensor that `t` is a view of, or `t` itself."""
     return t if t._base is None else t._base
+
+
+LAYOUTS = ("contiguous", "transposed", "stepped")
+
+
+def small_ints(dtype, rng):
+    """A draw of values whose sums stay exact in every dtype (float16 and bfloat16 included)."""
+    def draw(shape):
+        if dtype == "bool":
+            return rng.integers(0, 2, size=shape).astype(bool)
+        return rng.integers(0 if dtype == "uint8" else -3, 4, size=shape)
+    return draw
+
+
+def tensor_in(layout, dtype, shape, seed=0, values=None):
+    """A wick tensor of `shape` laid out as `layout`, and the NumPy array of its values.
+
+    transposed: every dim reversed (strides descending the wrong way); stepped: the
+    last dim taken with step 2 out of one twice as long. `values(shape)` draws the
+    values (random_values by default)."""
+    rng = np.random.default_rng(seed)
+    draw = values or (lambda s: random_values(dtype, s, rng))
+    if layout == "contiguous":
+        t = make(draw(shape), dtype)
+    elif layout == "transposed":
+        t = make(draw(shape[::-1]), dtype).permute(*reversed(range(len(shape))))
+    else:
+        t = make(draw(shape[:-1] + (2 * shape[-1],)), dtype)[..., ::2]
+    assert tuple(t.shape) == tuple(shape)
+    if layout != "contiguous" and t.numel() > 1 and (layout == "stepped" or len(shape) > 1):
+        assert not t.is_contiguous()  # a 1-d tensor reversed is itself
+    return t, to_numpy(t)

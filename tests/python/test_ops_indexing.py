@@ -6,37 +6,9 @@ import numpy as np
 import pytest
 
 import wick
-from reference import DTYPES, assert_equal, make, random_values, root, shares_storage, to_numpy
+from reference import DTYPES, LAYOUTS, assert_equal, root, shares_storage, small_ints, tensor_in, to_numpy
 
-LAYOUTS = ("contiguous", "transposed", "stepped")
 SHAPE = (3, 4, 5)
-
-
-def tensor_in(layout, dtype, shape, seed=0, values=None):
-    """A wick tensor of `shape` laid out as `layout`, and the NumPy array of its values.
-
-    transposed: every dim reversed; stepped: the last dim taken with step 2."""
-    rng = np.random.default_rng(seed)
-    draw = values or (lambda s: random_values(dtype, s, rng))
-    if layout == "contiguous":
-        t = make(draw(shape), dtype)
-    elif layout == "transposed":
-        t = make(draw(shape[::-1]), dtype).permute(*reversed(range(len(shape))))
-    else:
-        t = make(draw(shape[:-1] + (2 * shape[-1],)), dtype)[..., ::2]
-    assert tuple(t.shape) == tuple(shape)
-    if layout != "contiguous" and t.numel() > 1:
-        assert not t.is_contiguous()
-    return t, to_numpy(t)
-
-
-def small_ints(dtype, rng):
-    """Values whose sums stay exact in every dtype (float16 and bfloat16 included)."""
-    def draw(shape):
-        if dtype == "bool":
-            return rng.integers(0, 2, size=shape).astype(bool)
-        return rng.integers(0 if dtype == "uint8" else -3, 4, size=shape)
-    return draw
 
 
 def index_tensor(values, layout="contiguous", dtype=wick.int64):

@@ -6,31 +6,7 @@ import numpy as np
 import pytest
 
 import wick
-from reference import DTYPES, assert_equal, make, random_values, root, shares_storage, to_numpy
-
-LAYOUTS = ("contiguous", "transposed", "stepped")
-
-
-def tensor_in(layout, dtype, shape, seed=0):
-    """A wick tensor of `shape` laid out as `layout`, and the NumPy array of its values.
-
-    transposed: every dim reversed (strides descending the wrong way); stepped: the
-    last dim taken with step 2 out of one twice as long."""
-    rng = np.random.default_rng(seed)
-    if layout == "contiguous":
-        t = make(random_values(dtype, shape, rng), dtype)
-    elif layout == "transposed":
-        t = make(random_values(dtype, shape[::-1], rng), dtype).permute(*reversed(range(len(shape))))
-    else:
-        t = make(random_values(dtype, shape[:-1] + (2 * shape[-1],), rng), dtype)[..., ::2]
-    assert tuple(t.shape) == tuple(shape)
-    if layout != "contiguous" and t.numel() > 1:
-        assert not t.is_contiguous()
-    return t, to_numpy(t)
-
-
-
-
+from reference import DTYPES, LAYOUTS, assert_equal, root, shares_storage, tensor_in, to_numpy
 
 # (name, wick call, NumPy reference), each on a tensor of shape (3, 4, 5).
 CASES = [

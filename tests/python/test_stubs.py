@@ -62,8 +62,14 @@ GOOD = textwrap.dedent("""\
     wick.manual_seed(0)
     wick.mm(x, y.t(), out=wick.empty(2, 2, dtype=wick.float64))
     floating: bool = wick.float16.is_floating_point
+    parts = wick.cat([x, y], dim=0).split(2) + x.chunk(2) + wick.unbind(x) + x.split([1, 2], 1)
+    j = wick.stack((x, y)).div(2, rounding_mode="floor").sum() + wick.hstack(parts[:2]).sum()
+    x.index_put_((wick.tensor([0]), None), wick.tensor(1.0, dtype=wick.float64), accumulate=True)
+    close: bool = wick.allclose(x, y, rtol=0.1) and x.equal(y)
+    shared = wick.as_tensor([1.0, 2.0], dtype=wick.float64).nan_to_num(posinf=1.0)
 
     if TYPE_CHECKING:
+        reveal_type(x.split(1))  # reveal: builtins.tuple[wick._tensor.Tensor, ...]
         reveal_type(x.add_(1))  # reveal: wick._tensor.Tensor
         reveal_type(f)  # reveal: wick._legacy.FloatTensor
         reveal_type(value)  # reveal: Union[builtins.int, builtins.float]
@@ -93,6 +99,9 @@ BAD = textwrap.dedent("""\
     wick.TensorBase  # E
     wick.mm(x, x, out=1)  # E
     x[0] = wick.device("cpu")  # E
+    wick.cat(x)  # E
+    wick.stack([1, 2])  # E
+    x.div(2, rounding_mode=1)  # E
     """)
 
 

@@ -72,6 +72,8 @@ DType promote_types(DType a, DType b);
 // Whether a result of dtype `from` may be written into a tensor of dtype `to`:
 // never float to integer, never non-bool to bool (torch.can_cast).
 bool can_cast(DType from, DType to);
+// The largest finite value of a floating dtype (torch.finfo(d).max).
+double floating_max(DType d);
 
 constexpr DType kDefaultFloat = DType::Float32;
 

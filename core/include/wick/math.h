@@ -170,6 +170,20 @@ WICK_HOST_DEVICE inline T floor_divide(T a, T b) {
   }
 }
 
+// Division rounded toward zero (PyTorch's div_trunc): C's integer division, without its traps.
+template <typename T>
+WICK_HOST_DEVICE inline T trunc_divide(T a, T b) {
+  if constexpr (std::is_floating_point_v<T>) {
+    return trunc(a / b);
+  } else {
+    if (detail::divisor_is_zero(b)) return T(0);
+    if constexpr (std::is_signed_v<T>) {
+      if (b == T(-1)) return T(-a);  // wraps for INT_MIN, as two's complement does
+    }
+    return T(a / b);
+  }
+}
+
 // Integer powers by squaring; a negative exponent gives 1/a^-b truncated (0 unless |a| == 1).
 template <typename T>
 WICK_HOST_DEVICE inline T pow(T a, T b) {

@@ -8,6 +8,7 @@
 
 namespace wick {
 namespace kernels {
+template <typename T> struct div_trunc_op;
 template <typename T> struct add_op;
 template <typename T> struct fill__op;
 template <typename T> struct lt_op;
@@ -17,6 +18,40 @@ template <typename T> struct relu_mod_op;
 static_assert(kNumDTypes == 10, "the kernel tables below have one entry per dtype");
 
 namespace {
+
+// div_trunc: trunc_divide(self, other)
+const PointwiseKernels div_trunc_kernels = {
+    {
+        nullptr,
+        nullptr,
+        nullptr,
+        nullptr,
+        &cpu_pointwise_kernel<kernels::div_trunc_op<int32_t>>,
+        nullptr,
+        nullptr,
+        nullptr,
+        &cpu_pointwise_kernel<kernels::div_trunc_op<float>>,
+        nullptr,
+    },
+#if WICK_WITH_CUDA
+    {
+        nullptr,
+        nullptr,
+        nullptr,
+        nullptr,
+        &cuda_pointwise_kernel<kernels::div_trunc_op<int32_t>>,
+        nullptr,
+        nullptr,
+        nullptr,
+        &cuda_pointwise_kernel<kernels::div_trunc_op<float>>,
+        nullptr,
+    },
+#else
+    {},
+#endif
+};
+const char* const div_trunc_constants[] = {nullptr};
+const PointwiseOp div_trunc_pointwise = {"div_trunc", Promotion::Common, false, &div_trunc_kernels, div_trunc_constants};
 
 // add: self + alpha * other
 const PointwiseKernels add_kernels = {
@@ -185,6 +220,25 @@ const CopyFn kCudaCopyKernels[kNumDTypes] = {
 #else
 const CopyFn kCudaCopyKernels[kNumDTypes] = {};
 #endif
+
+Tensor cat(TensorListRef tensors, int64_t dim) {
+  return cat_out(Tensor(), tensors, dim);
+}
+
+Tensor div_trunc(const Tensor& self, const Tensor& other) {
+  Tensor out;
+  return detail::pointwise(div_trunc_pointwise, out, OutMode::Functional, {self, other}, {});
+}
+
+Tensor div_trunc_(const Tensor& self, const Tensor& other) {
+  Tensor out = self;
+  return detail::pointwise(div_trunc_pointwise, out, OutMode::InPlace, {self, other}, {});
+}
+
+Tensor div_trunc_out(const Tensor& out, const Tensor& self, const Tensor& other) {
+  Tensor result = out;
+  return detail::pointwise(div_trunc_pointwise, result, OutMode::Out, {self, other}, {});
+}
 
 Tensor mm(const Tensor& self, const Tensor& mat2) {
   return mm_out(Tensor(), self, mat2);

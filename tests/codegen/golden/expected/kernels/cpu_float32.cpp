@@ -7,6 +7,7 @@
 namespace wick {
 
 template void cpu_copy_kernel<float>(TensorIter&);
+template void cpu_pointwise_kernel<kernels::div_trunc_op<float>>(TensorIter&, const Scalar*);
 template void cpu_pointwise_kernel<kernels::add_op<float>>(TensorIter&, const Scalar*);
 template void cpu_pointwise_kernel<kernels::fill__op<float>>(TensorIter&, const Scalar*);
 template void cpu_pointwise_kernel<kernels::lt_op<float>>(TensorIter&, const Scalar*);

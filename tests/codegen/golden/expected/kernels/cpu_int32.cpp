@@ -7,6 +7,7 @@
 namespace wick {
 
 template void cpu_copy_kernel<int32_t>(TensorIter&);
+template void cpu_pointwise_kernel<kernels::div_trunc_op<int32_t>>(TensorIter&, const Scalar*);
 template void cpu_pointwise_kernel<kernels::add_op<int32_t>>(TensorIter&, const Scalar*);
 template void cpu_pointwise_kernel<kernels::fill__op<int32_t>>(TensorIter&, const Scalar*);
 template void cpu_pointwise_kernel<kernels::lt_op<int32_t>>(TensorIter&, const Scalar*);

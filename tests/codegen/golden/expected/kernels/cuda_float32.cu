@@ -7,6 +7,7 @@
 namespace wick {
 
 template void cuda_copy_kernel<float>(TensorIter&);
+template void cuda_pointwise_kernel<kernels::div_trunc_op<float>>(TensorIter&, const Scalar*);
 template void cuda_pointwise_kernel<kernels::add_op<float>>(TensorIter&, const Scalar*);
 template void cuda_pointwise_kernel<kernels::fill__op<float>>(TensorIter&, const Scalar*);
 template void cuda_pointwise_kernel<kernels::lt_op<float>>(TensorIter&, const Scalar*);

@@ -7,6 +7,7 @@
 namespace wick {
 
 template void cuda_copy_kernel<int32_t>(TensorIter&);
+template void cuda_pointwise_kernel<kernels::div_trunc_op<int32_t>>(TensorIter&, const Scalar*);
 template void cuda_pointwise_kernel<kernels::add_op<int32_t>>(TensorIter&, const Scalar*);
 template void cuda_pointwise_kernel<kernels::fill__op<int32_t>>(TensorIter&, const Scalar*);
 template void cuda_pointwise_kernel<kernels::relu_mod_op<int32_t>>(TensorIter&, const Scalar*);

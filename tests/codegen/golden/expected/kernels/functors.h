@@ -13,6 +13,18 @@ namespace wick {
 namespace kernels {
 using namespace ::wick::math;  // the functions expressions may call
 
+// div_trunc: trunc_divide(self, other)
+template <typename T>
+struct div_trunc_op {
+  using C = opmath_t<T>;
+  explicit div_trunc_op(const Scalar* /*scalars*/) {}
+  WICK_HOST_DEVICE T operator()(T self_in, T other_in) const {
+    const C self = C(self_in);
+    const C other = C(other_in);
+    return static_cast<T>(trunc_divide(self, other));
+  }
+};
+
 // add: self + alpha * other
 template <typename T>
 struct add_op {

@@ -17,10 +17,14 @@ from wick._C import (
     float32 as float32,
     float64 as float64,
     add as add,
+    cat as cat,
+    concat as concat,
+    div as div,
     fill_ as fill_,
     lt as lt,
     mm as mm,
     relu_mod as relu_mod,
+    split as split,
     tensor as tensor,
 )
 from wick._legacy import (
@@ -52,9 +56,13 @@ __all__ = [
     "from_dlpack",
     "from_numpy",
     "add",
+    "cat",
+    "concat",
+    "div",
     "fill_",
     "lt",
     "mm",
     "relu_mod",
+    "split",
     "tensor",
 ]

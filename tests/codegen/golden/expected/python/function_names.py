@@ -3,9 +3,13 @@
 
 FUNCTIONS = (
     "add",
+    "cat",
+    "concat",
+    "div",
     "fill_",
     "lt",
     "mm",
     "relu_mod",
+    "split",
     "tensor",
 )

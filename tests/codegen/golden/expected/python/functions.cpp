@@ -69,6 +69,98 @@ PyObject* Function_add(PyObject* /*module*/, PyObject* const* args, Py_ssize_t n
   });
 }
 
+constexpr ParamSpec kFunction_cat_0[] = {
+    {"tensors", ArgKind::TensorList, false, false, DefaultKind::Required, 0},
+    {"dim", ArgKind::Int, false, false, DefaultKind::Int, 0},
+    {"out", ArgKind::Tensor, true, true, DefaultKind::None, 0},
+};
+constexpr SignatureSpec kFunction_cat_sigs[] = {
+    {kFunction_cat_0, 3, "(tuple of Tensors tensors, int dim=0, *, Tensor out=None)"},
+};
+
+PyObject* Function_cat(PyObject* /*module*/, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  static const ArgParser parser("cat", kFunction_cat_sigs, 1);
+  return guarded("cat", [&]() -> PyObject* {
+    ParsedArgs r;
+    switch (parser.parse(args, nargs, kwnames, r)) {
+      case 0: {
+        TensorList a0 = r.tensorlist(0);
+        int64_t a1 = r.toint(1);
+        if (PyObject* out = r.raw(2); out && out != Py_None) {
+          const Tensor& out_ = unpack_tensor(out);
+          { GilRelease nogil(worth_releasing({}, {&a0})); wick::cat_out(out_, a0, a1); }
+          return Py_NewRef(out);
+        }
+        Tensor result;
+        { GilRelease nogil(worth_releasing({}, {&a0})); result = wick::cat(a0, a1); }
+        return wrap(std::move(result));
+      }
+      default:
+        return nullptr;
+    }
+  });
+}
+
+constexpr ParamSpec kFunction_concat_0[] = {
+    {"tensors", ArgKind::TensorList, false, false, DefaultKind::Required, 0},
+    {"dim", ArgKind::Int, false, false, DefaultKind::Int, 0},
+    {"out", ArgKind::Tensor, true, true, DefaultKind::None, 0},
+};
+constexpr SignatureSpec kFunction_concat_sigs[] = {
+    {kFunction_concat_0, 3, "(tuple of Tensors tensors, int dim=0, *, Tensor out=None)"},
+};
+
+PyObject* Function_concat(PyObject* /*module*/, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  static const ArgParser parser("concat", kFunction_concat_sigs, 1);
+  return guarded("concat", [&]() -> PyObject* {
+    ParsedArgs r;
+    switch (parser.parse(args, nargs, kwnames, r)) {
+      case 0: {
+        TensorList a0 = r.tensorlist(0);
+        int64_t a1 = r.toint(1);
+        if (PyObject* out = r.raw(2); out && out != Py_None) {
+          const Tensor& out_ = unpack_tensor(out);
+          { GilRelease nogil(worth_releasing({}, {&a0})); wick::cat_out(out_, a0, a1); }
+          return Py_NewRef(out);
+        }
+        Tensor result;
+        { GilRelease nogil(worth_releasing({}, {&a0})); result = wick::cat(a0, a1); }
+        return wrap(std::move(result));
+      }
+      default:
+        return nullptr;
+    }
+  });
+}
+
+constexpr ParamSpec kFunction_div_0[] = {
+    {"self", ArgKind::Tensor, false, false, DefaultKind::Required, 0},
+    {"other", ArgKind::Tensor, false, false, DefaultKind::Required, 0},
+    {"rounding_mode", ArgKind::String, true, true, DefaultKind::None, 0},
+};
+constexpr SignatureSpec kFunction_div_sigs[] = {
+    {kFunction_div_0, 3, "(Tensor self, Tensor other, *, str rounding_mode=None)"},
+};
+
+PyObject* Function_div(PyObject* /*module*/, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  static const ArgParser parser("div", kFunction_div_sigs, 1);
+  return guarded("div", [&]() -> PyObject* {
+    ParsedArgs r;
+    switch (parser.parse(args, nargs, kwnames, r)) {
+      case 0: {
+        const Tensor& a0 = r.tensor(0);
+        const Tensor& a1 = r.tensor(1);
+        std::optional<std::string_view> a2 = r.string_optional(2);
+        Tensor result;
+        { GilRelease nogil(worth_releasing({&a0, &a1})); result = wick::div(a0, a1, a2); }
+        return wrap(std::move(result));
+      }
+      default:
+        return nullptr;
+    }
+  });
+}
+
 constexpr ParamSpec kFunction_fill__0[] = {
     {"self", ArgKind::Tensor, false, false, DefaultKind::Required, 0},
     {"value", ArgKind::Scalar, false, false, DefaultKind::Required, 0},
@@ -184,6 +276,48 @@ PyObject* Function_relu_mod(PyObject* /*module*/, PyObject* const* args, Py_ssiz
   });
 }
 
+constexpr ParamSpec kFunction_split_0[] = {
+    {"self", ArgKind::Tensor, false, false, DefaultKind::Required, 0},
+    {"split_size", ArgKind::Int, false, false, DefaultKind::Required, 0},
+    {"dim", ArgKind::Int, false, false, DefaultKind::Int, 0},
+};
+constexpr ParamSpec kFunction_split_1[] = {
+    {"self", ArgKind::Tensor, false, false, DefaultKind::Required, 0},
+    {"split_size", ArgKind::IntList, false, false, DefaultKind::Required, 0},
+    {"dim", ArgKind::Int, false, false, DefaultKind::Int, 0},
+};
+constexpr SignatureSpec kFunction_split_sigs[] = {
+    {kFunction_split_0, 3, "(Tensor self, int split_size, int dim=0)"},
+    {kFunction_split_1, 3, "(Tensor self, tuple of ints split_size, int dim=0)"},
+};
+
+PyObject* Function_split(PyObject* /*module*/, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  static const ArgParser parser("split", kFunction_split_sigs, 2);
+  return guarded("split", [&]() -> PyObject* {
+    ParsedArgs r;
+    switch (parser.parse(args, nargs, kwnames, r)) {
+      case 0: {
+        const Tensor& a0 = r.tensor(0);
+        int64_t a1 = r.toint(1);
+        int64_t a2 = r.toint(2);
+        std::vector<Tensor> result;
+        result = wick::split(a0, a1, a2);
+        return wrap(std::move(result));
+      }
+      case 1: {
+        const Tensor& a0 = r.tensor(0);
+        DimVector a1 = r.intlist(1);
+        int64_t a2 = r.toint(2);
+        std::vector<Tensor> result;
+        result = wick::split(a0, a1, a2);
+        return wrap(std::move(result));
+      }
+      default:
+        return nullptr;
+    }
+  });
+}
+
 constexpr ParamSpec kFunction_tensor_0[] = {
     {"data", ArgKind::Object, false, false, DefaultKind::Required, 0},
     {"dtype", ArgKind::DType, true, true, DefaultKind::None, 0},
@@ -215,6 +349,12 @@ PyObject* Function_tensor(PyObject* /*module*/, PyObject* const* args, Py_ssize_
 PyMethodDef module_functions[] = {
     {"add", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(Function_add)), METH_FASTCALL | METH_KEYWORDS,
      "add($module, self, other, *, alpha=1, out=None)\n--\n\nAdds ``other``, scaled by ``alpha``, to ``self``.\n\nOverloads:\n    add(Tensor self, Tensor other, *, Number alpha=1, Tensor out=None)\n    add(Tensor self, Number other, *, Number alpha=1, Tensor out=None)"},
+    {"cat", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(Function_cat)), METH_FASTCALL | METH_KEYWORDS,
+     "cat($module, tensors, dim=0, *, out=None)\n--\n\n``tensors`` joined along ``dim``."},
+    {"concat", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(Function_concat)), METH_FASTCALL | METH_KEYWORDS,
+     "concat($module, tensors, dim=0, *, out=None)\n--\n\nAn alias of cat()."},
+    {"div", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(Function_div)), METH_FASTCALL | METH_KEYWORDS,
+     "div($module, self, other, *, rounding_mode=None)\n--\n\nDivides ``self`` by ``other``, rounded as ``rounding_mode`` says."},
     {"fill_", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(Function_fill_)), METH_FASTCALL | METH_KEYWORDS,
      "fill_($module, self, value)\n--\n\nFills ``self`` with ``value``."},
     {"lt", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(Function_lt)), METH_FASTCALL | METH_KEYWORDS,
@@ -223,6 +363,8 @@ PyMethodDef module_functions[] = {
      "mm($module, self, mat2, *, out=None)\n--\n\nThe matrix product of two 2-d tensors."},
     {"relu_mod", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(Function_relu_mod)), METH_FASTCALL | METH_KEYWORDS,
      "relu_mod($module, self, other)\n--\n\nEvery operator the expression translator knows, in one line."},
+    {"split", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(Function_split)), METH_FASTCALL | METH_KEYWORDS,
+     "split($module, self, split_size, dim=0)\n--\n\nViews of ``self`` along ``dim``.\n\nOverloads:\n    split(Tensor self, int split_size, int dim=0)\n    split(Tensor self, tuple of ints split_size, int dim=0)"},
     {"tensor", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(Function_tensor)), METH_FASTCALL | METH_KEYWORDS,
      "tensor($module, data, *, dtype=None, device=None)\n--\n\nA new tensor holding a copy of ``data``."},
     {nullptr, nullptr, 0, nullptr},

@@ -5,8 +5,11 @@
 #include <Python.h>
 
 #include <optional>
+#include <string_view>
+#include <vector>
 
 #include "wick/tensor.h"
+#include "wick/tensor_list.h"
 
 namespace wick {
 namespace python {

@@ -109,6 +109,33 @@ PyObject* TensorMethod_contiguous(PyObject* self, PyObject* /*unused*/) {
   });
 }
 
+constexpr ParamSpec kTensorMethod_div_0[] = {
+    {"other", ArgKind::Tensor, false, false, DefaultKind::Required, 0},
+    {"rounding_mode", ArgKind::String, true, true, DefaultKind::None, 0},
+};
+constexpr SignatureSpec kTensorMethod_div_sigs[] = {
+    {kTensorMethod_div_0, 2, "(Tensor other, *, str rounding_mode=None)"},
+};
+
+PyObject* TensorMethod_div(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  static const ArgParser parser("div", kTensorMethod_div_sigs, 1);
+  return guarded("div", [&]() -> PyObject* {
+    ParsedArgs r;
+    switch (parser.parse(args, nargs, kwnames, r)) {
+      case 0: {
+        const Tensor& self_ = unpack_tensor(self);
+        const Tensor& a0 = r.tensor(0);
+        std::optional<std::string_view> a1 = r.string_optional(1);
+        Tensor result;
+        { GilRelease nogil(worth_releasing({&self_, &a0})); result = wick::div(self_, a0, a1); }
+        return wrap(std::move(result));
+      }
+      default:
+        return nullptr;
+    }
+  });
+}
+
 constexpr ParamSpec kTensorMethod_fill__0[] = {
     {"value", ArgKind::Scalar, false, false, DefaultKind::Required, 0},
 };
@@ -125,6 +152,34 @@ PyObject* TensorMethod_fill_(PyObject* self, PyObject* const* args, Py_ssize_t n
         const Tensor& self_ = unpack_tensor(self);
         Scalar a0 = r.scalar(0);
         { GilRelease nogil(worth_releasing({&self_})); wick::fill_(self_, a0); }
+        return Py_NewRef(self);
+      }
+      default:
+        return nullptr;
+    }
+  });
+}
+
+constexpr ParamSpec kTensorMethod_index_put__0[] = {
+    {"indices", ArgKind::OptionalTensorList, false, false, DefaultKind::Required, 0},
+    {"values", ArgKind::Tensor, false, false, DefaultKind::Required, 0},
+    {"accumulate", ArgKind::Bool, false, false, DefaultKind::Bool, 0},
+};
+constexpr SignatureSpec kTensorMethod_index_put__sigs[] = {
+    {kTensorMethod_index_put__0, 3, "(tuple of (Tensor or None) indices, Tensor values, bool accumulate=False)"},
+};
+
+PyObject* TensorMethod_index_put_(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  static const ArgParser parser("index_put_", kTensorMethod_index_put__sigs, 1);
+  return guarded("index_put_", [&]() -> PyObject* {
+    ParsedArgs r;
+    switch (parser.parse(args, nargs, kwnames, r)) {
+      case 0: {
+        const Tensor& self_ = unpack_tensor(self);
+        std::vector<std::optional<Tensor>> a0 = r.optional_tensorlist(0);
+        const Tensor& a1 = r.tensor(1);
+        bool a2 = r.tobool(2);
+        { GilRelease nogil(worth_releasing({&self_, &a1})); wick::index_put_(self_, a0, a1, a2); }
         return Py_NewRef(self);
       }
       default:
@@ -183,6 +238,46 @@ PyObject* TensorMethod_mm(PyObject* self, PyObject* const* args, Py_ssize_t narg
   });
 }
 
+constexpr ParamSpec kTensorMethod_split_0[] = {
+    {"split_size", ArgKind::Int, false, false, DefaultKind::Required, 0},
+    {"dim", ArgKind::Int, false, false, DefaultKind::Int, 0},
+};
+constexpr ParamSpec kTensorMethod_split_1[] = {
+    {"split_size", ArgKind::IntList, false, false, DefaultKind::Required, 0},
+    {"dim", ArgKind::Int, false, false, DefaultKind::Int, 0},
+};
+constexpr SignatureSpec kTensorMethod_split_sigs[] = {
+    {kTensorMethod_split_0, 2, "(int split_size, int dim=0)"},
+    {kTensorMethod_split_1, 2, "(tuple of ints split_size, int dim=0)"},
+};
+
+PyObject* TensorMethod_split(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  static const ArgParser parser("split", kTensorMethod_split_sigs, 2);
+  return guarded("split", [&]() -> PyObject* {
+    ParsedArgs r;
+    switch (parser.parse(args, nargs, kwnames, r)) {
+      case 0: {
+        const Tensor& self_ = unpack_tensor(self);
+        int64_t a0 = r.toint(0);
+        int64_t a1 = r.toint(1);
+        std::vector<Tensor> result;
+        result = wick::split(self_, a0, a1);
+        return wrap(std::move(result));
+      }
+      case 1: {
+        const Tensor& self_ = unpack_tensor(self);
+        DimVector a0 = r.intlist(0);
+        int64_t a1 = r.toint(1);
+        std::vector<Tensor> result;
+        result = wick::split(self_, a0, a1);
+        return wrap(std::move(result));
+      }
+      default:
+        return nullptr;
+    }
+  });
+}
+
 }  // namespace
 
 PyMethodDef tensor_methods[] = {
@@ -192,12 +287,18 @@ PyMethodDef tensor_methods[] = {
      "add_($self, other, *, alpha=1)\n--\n\nIn-place form of add(). Adds ``other``, scaled by ``alpha``, to ``self``.\n\nOverloads:\n    add_(Tensor other, *, Number alpha=1)\n    add_(Number other, *, Number alpha=1)"},
     {"contiguous", TensorMethod_contiguous, METH_NOARGS,
      "contiguous($self)\n--\n\n``self`` if it is contiguous, else a contiguous copy."},
+    {"div", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(TensorMethod_div)), METH_FASTCALL | METH_KEYWORDS,
+     "div($self, other, *, rounding_mode=None)\n--\n\nDivides ``self`` by ``other``, rounded as ``rounding_mode`` says."},
     {"fill_", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(TensorMethod_fill_)), METH_FASTCALL | METH_KEYWORDS,
      "fill_($self, value)\n--\n\nFills ``self`` with ``value``."},
+    {"index_put_", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(TensorMethod_index_put_)), METH_FASTCALL | METH_KEYWORDS,
+     "index_put_($self, indices, values, accumulate=False)\n--\n\n``self[indices] = values``."},
     {"lt", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(TensorMethod_lt)), METH_FASTCALL | METH_KEYWORDS,
      "lt($self, other)\n--\n\nWhether each element of ``self`` is less than ``other``."},
     {"mm", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(TensorMethod_mm)), METH_FASTCALL | METH_KEYWORDS,
      "mm($self, mat2)\n--\n\nThe matrix product of two 2-d tensors."},
+    {"split", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(TensorMethod_split)), METH_FASTCALL | METH_KEYWORDS,
+     "split($self, split_size, dim=0)\n--\n\nViews of ``self`` along ``dim``.\n\nOverloads:\n    split(int split_size, int dim=0)\n    split(tuple of ints split_size, int dim=0)"},
     {nullptr, nullptr, 0, nullptr},
 };
 

@@ -11,15 +11,36 @@
 #pragma once
 
 #include <optional>
+#include <string_view>
+#include <vector>
 
 #include "wick/array_ref.h"
 #include "wick/device.h"
 #include "wick/dtype.h"
 #include "wick/scalar.h"
 #include "wick/tensor.h"
+#include "wick/tensor_list.h"
 
 namespace wick {
 
+// cat(Tensor[] tensors, int dim=0) -> Tensor
+Tensor cat(TensorListRef tensors, int64_t dim = 0);
+// cat(Tensor[] tensors, int dim=0) -> Tensor [out]
+Tensor cat_out(const Tensor& out, TensorListRef tensors, int64_t dim = 0);
+// split(Tensor self, int split_size, int dim=0) -> Tensor[]
+std::vector<Tensor> split(const Tensor& self, int64_t split_size, int64_t dim = 0);
+// split(Tensor self, int[] split_size, int dim=0) -> Tensor[]
+std::vector<Tensor> split(const Tensor& self, IntArrayRef split_size, int64_t dim = 0);
+// index_put_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor(a!) [inplace]
+Tensor index_put_(const Tensor& self, ArrayRef<std::optional<Tensor>> indices, const Tensor& values, bool accumulate = false);
+// div(Tensor self, Tensor other, *, str? rounding_mode=None) -> Tensor
+Tensor div(const Tensor& self, const Tensor& other, std::optional<std::string_view> rounding_mode = std::nullopt);
+// div_trunc(Tensor self, Tensor other) -> Tensor
+Tensor div_trunc(const Tensor& self, const Tensor& other);
+// div_trunc(Tensor self, Tensor other) -> Tensor [inplace]
+Tensor div_trunc_(const Tensor& self, const Tensor& other);
+// div_trunc(Tensor self, Tensor other) -> Tensor [out]
+Tensor div_trunc_out(const Tensor& out, const Tensor& self, const Tensor& other);
 // mm(Tensor self, Tensor mat2) -> Tensor
 Tensor mm(const Tensor& self, const Tensor& mat2);
 // mm(Tensor self, Tensor mat2) -> Tensor [out]

@@ -1,0 +1,64 @@
+// core/src/division.cpp: div and div_, which run the pointwise kernel their rounding_mode names.
+//
+// Each mode is an op declared by its expression (declarations/pointwise.yaml):
+// None is true_divide, 'trunc' is div_trunc (C++ only), 'floor' is
+// floor_divide, so div(rounding_mode='floor') is floor_divide exactly.
+#include <optional>
+#include <string_view>
+
+#include "wick/ops.h"
+
+namespace wick {
+namespace {
+
+enum class Rounding { None, Trunc, Floor };
+
+Rounding rounding(std::optional<std::string_view> mode) {
+  if (!mode) return Rounding::None;
+  if (*mode == "trunc") return Rounding::Trunc;
+  if (*mode == "floor") return Rounding::Floor;
+  detail::fail<ValueError>("div(): expected rounding_mode to be one of None, 'trunc', or 'floor' but found '", *mode,
+                           "'");
+}
+
+template <typename Other>
+Tensor div_out_impl(const Tensor& out, const Tensor& self, const Other& other, std::optional<std::string_view> mode) {
+  switch (rounding(mode)) {
+    case Rounding::Trunc: return out.defined() ? div_trunc_out(out, self, other) : div_trunc(self, other);
+    case Rounding::Floor: return out.defined() ? floor_divide_out(out, self, other) : floor_divide(self, other);
+    case Rounding::None: break;
+  }
+  return out.defined() ? true_divide_out(out, self, other) : true_divide(self, other);
+}
+
+template <typename Other>
+Tensor div_inplace_impl(const Tensor& self, const Other& other, std::optional<std::string_view> mode) {
+  switch (rounding(mode)) {
+    case Rounding::Trunc: return div_trunc_(self, other);
+    case Rounding::Floor: return floor_divide_(self, other);
+    case Rounding::None: break;
+  }
+  return true_divide_(self, other);
+}
+
+}  // namespace
+
+Tensor div_out(const Tensor& out, const Tensor& self, const Tensor& other,
+               std::optional<std::string_view> rounding_mode) {
+  return div_out_impl(out, self, other, rounding_mode);
+}
+
+Tensor div_out(const Tensor& out, const Tensor& self, const Scalar& other,
+               std::optional<std::string_view> rounding_mode) {
+  return div_out_impl(out, self, other, rounding_mode);
+}
+
+Tensor div_(const Tensor& self, const Tensor& other, std::optional<std::string_view> rounding_mode) {
+  return div_inplace_impl(self, other, rounding_mode);
+}
+
+Tensor div_(const Tensor& self, const Scalar& other, std::optional<std::string_view> rounding_mode) {
+  return div_inplace_impl(self, other, rounding_mode);
+}
+
+}  // namespace wick
