@@ -45,13 +45,15 @@ def _update(generated: Path) -> None:
 
 
 def test_golden_declarations_cover_every_kind_of_op() -> None:
-    """The golden input has pointwise (with in-place, out, Scalar overloads), cpp, method-only and python ops."""
+    """The golden input has pointwise (with in-place, out, Scalar overloads), cpp, method-only and python ops,
+    and a cpp op returning a tuple, with out=."""
     decls = {d.name: d for d in gen.load_declarations(sorted(str(p) for p in DECLARATIONS.glob("*.yaml")))}
     add = decls["add"]
     assert add.inplace and add.out and {"Tensor", "Scalar"} <= {s.params[1].type.base for s in add.signatures}
     assert decls["mm"].out and isinstance(decls["mm"].impl, Cpp)
     assert decls["contiguous"].variants == {"method"} and isinstance(decls["contiguous"].impl, Cpp)
     assert isinstance(decls["tensor"].impl, PythonImpl)
+    assert decls["sort"].out and [f.name for f in decls["sort"].signatures[0].fields] == ["values", "indices"]
 
 
 def test_output_matches_golden_files(run_codegen, tmp_path: Path) -> None:

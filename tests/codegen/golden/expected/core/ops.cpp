@@ -190,6 +190,10 @@ Tensor mm(const Tensor& self, const Tensor& mat2) {
   return mm_out(Tensor(), self, mat2);
 }
 
+std::tuple<Tensor, Tensor> sort(const Tensor& self, int64_t dim, bool descending) {
+  return sort_out(Tensor(), Tensor(), self, dim, descending);
+}
+
 Tensor add(const Tensor& self, const Tensor& other, const Scalar& alpha) {
   Tensor out;
   return detail::pointwise(add_pointwise, out, OutMode::Functional, {self, other}, {alpha});

@@ -7,5 +7,6 @@ FUNCTIONS = (
     "lt",
     "mm",
     "relu_mod",
+    "sort",
     "tensor",
 )

@@ -5,6 +5,7 @@
 #include <Python.h>
 
 #include <optional>
+#include <tuple>
 
 #include "wick/tensor.h"
 

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <optional>
+#include <tuple>
 
 #include "wick/array_ref.h"
 #include "wick/device.h"
@@ -26,6 +27,10 @@ Tensor mm(const Tensor& self, const Tensor& mat2);
 Tensor mm_out(const Tensor& out, const Tensor& self, const Tensor& mat2);
 // contiguous(Tensor self) -> Tensor
 Tensor contiguous(const Tensor& self);
+// sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)
+std::tuple<Tensor, Tensor> sort(const Tensor& self, int64_t dim = -1, bool descending = false);
+// sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices) [out]
+std::tuple<Tensor, Tensor> sort_out(const Tensor& values, const Tensor& indices, const Tensor& self, int64_t dim = -1, bool descending = false);
 // add(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor
 Tensor add(const Tensor& self, const Tensor& other, const Scalar& alpha = 1);
 // add(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor [inplace]
