@@ -1,14 +1,15 @@
 // core/src/sort.cpp: sort, argsort, topk, kthvalue, median and nanmedian, each a pick of the line engine
 // (core/src/sort_lines.h) in the order of Note [Ordering with NaN].
 #include <algorithm>
+#include <cmath>
 #include <limits>
+#include <type_traits>
 
 #include "sort_lines.h"
 
 namespace wick {
 namespace {
 
-using detail::ByValue;
 using detail::ByValueThenIndex;
 using detail::Entry;
 using detail::select_lines;
@@ -33,10 +34,37 @@ std::tuple<Tensor, Tensor> finish_outs(const char* op, const Tensor& values, con
   return {detail::finish_out(op, values, std::get<0>(result)), detail::finish_out(op, indices, std::get<1>(result))};
 }
 
+// sort's pick. The NaNs are set apart first, after the numbers, so that the
+// numbers sort with a plain comparison; descending, they then move to the front.
+template <typename C>
+void sort_line(std::vector<Entry<C>>& line, bool descending, bool stable) {
+  auto numbers_end = line.end();
+  if constexpr (std::is_floating_point_v<C>) {
+    const auto is_number = [](const Entry<C>& e) { return !std::isnan(e.value); };
+    if (!std::all_of(line.begin(), line.end(), is_number)) {
+      numbers_end = stable ? std::stable_partition(line.begin(), line.end(), is_number)
+                           : std::partition(line.begin(), line.end(), is_number);
+    }
+  }
+  const auto sort_numbers = [&](auto less) {
+    if (stable) {
+      std::stable_sort(line.begin(), numbers_end, less);
+    } else {
+      std::sort(line.begin(), numbers_end, less);
+    }
+  };
+  if (descending) {
+    sort_numbers([](const Entry<C>& a, const Entry<C>& b) { return b.value < a.value; });
+    std::rotate(line.begin(), numbers_end, line.end());
+  } else {
+    sort_numbers([](const Entry<C>& a, const Entry<C>& b) { return a.value < b.value; });
+  }
+}
+
 // Puts the entry of rank k in ascending order first.
 template <typename C>
 void select_rank(std::vector<Entry<C>>& line, size_t k) {
-  std::nth_element(line.begin(), line.begin() + k, line.end(), ByValueThenIndex<C>{{false}});
+  std::nth_element(line.begin(), line.begin() + k, line.end(), ByValueThenIndex<C>{false});
   std::swap(line[0], line[k]);
 }
 
@@ -73,14 +101,8 @@ Tensor median_all(const char* op, const Tensor& self, bool ignore_nan) {
 
 std::tuple<Tensor, Tensor> sort_out(const Tensor& values, const Tensor& indices, const Tensor& self, int64_t dim,
                                     bool descending, bool stable) {
-  const auto result = select_lines("sort", self, dim, line_length(self, dim), true, [=](auto& line) {
-    const ByValue<value_of<decltype(line)>> order{descending};
-    if (stable) {
-      std::stable_sort(line.begin(), line.end(), order);
-    } else {
-      std::sort(line.begin(), line.end(), order);
-    }
-  });
+  const auto result = select_lines("sort", self, dim, line_length(self, dim), true,
+                                   [=](auto& line) { sort_line(line, descending, stable); });
   return finish_outs("sort", values, indices, result);
 }
 
@@ -93,7 +115,7 @@ std::tuple<Tensor, Tensor> topk_out(const Tensor& values, const Tensor& indices,
   check_not_bool("topk", self);
   WICK_CHECK(k >= 0 && k <= line_length(self, dim), "topk(): selected index k out of range");
   const auto result = select_lines("topk", self, dim, k, true, [=](auto& line) {
-    const ByValueThenIndex<value_of<decltype(line)>> order{{largest}};  // largest first: descending
+    const ByValueThenIndex<value_of<decltype(line)>> order{largest};  // largest first: descending
     if (sorted) {
       std::partial_sort(line.begin(), line.begin() + k, line.end(), order);
     } else {

@@ -21,8 +21,9 @@ namespace detail {
 // sort, topk, kthvalue, median and unique order elements as PyTorch does:
 // NaN is above every number, so it comes last in ascending order and first in
 // descending order, and NaNs are equal to each other in the order (unique
-// still counts each NaN apart, as NaN != NaN). sort keeps equal elements in
-// their order only when asked (stable=True, std::stable_sort). Selection
+// still counts each NaN apart, as NaN != NaN). sort sets the NaNs apart and
+// sorts the numbers with a plain <, keeping equal elements in their order only
+// when asked (stable=True: std::stable_partition, std::stable_sort). Selection
 // (topk, kthvalue, median) uses std::nth_element, which is not stable, with
 // ties broken by position: its results are those of a stable sort, the same
 // on every run and every platform.
@@ -49,21 +50,14 @@ struct Entry {
   int64_t index;
 };
 
-// The order of sort: by value, ascending or descending (NaN above every number).
-template <typename C>
-struct ByValue {
-  bool descending;
-  bool operator()(const Entry<C>& a, const Entry<C>& b) const {
-    return descending ? nan_last_less(b.value, a.value) : nan_last_less(a.value, b.value);
-  }
-};
-
-// The order of selection: by value, then by position (Note [Ordering with NaN]).
+// The order of selection: by value, ascending or descending with NaN above
+// every number, then by position (Note [Ordering with NaN]).
 template <typename C>
 struct ByValueThenIndex {
-  ByValue<C> by_value;
+  bool descending;
+  bool before(C a, C b) const { return descending ? nan_last_less(b, a) : nan_last_less(a, b); }
   bool operator()(const Entry<C>& a, const Entry<C>& b) const {
-    return by_value(a, b) || (!by_value(b, a) && a.index < b.index);
+    return before(a.value, b.value) || (!before(b.value, a.value) && a.index < b.index);
   }
 };
 

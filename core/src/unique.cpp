@@ -25,8 +25,11 @@ std::tuple<Tensor, Tensor, Tensor> _unique2(const Tensor& self, bool /*sorted: a
   const Tensor source = dim ? self : reshape(self, {-1});
   const int64_t n = source.size(d), width = n ? source.numel() / n : 0;
   const Tensor rows = contiguous(dim ? movedim(self, d, 0) : source);
-  std::vector<int64_t> order(static_cast<size_t>(n)), starts;  // starts: where each group begins in `order`
-  std::iota(order.begin(), order.end(), int64_t(0));
+  std::vector<int64_t> order, starts;  // the rows in sorted order, and where each group begins in it
+  if (!dim) {  // single elements: as a stable sort() orders them
+    const Tensor positions = std::get<1>(sort(rows, 0, false, /*stable=*/true));
+    order.assign(positions.data<int64_t>(), positions.data<int64_t>() + n);
+  }
   dispatch(self.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     using C = opmath_t<T>;
@@ -45,7 +48,11 @@ std::tuple<Tensor, Tensor, Tensor> _unique2(const Tensor& self, bool /*sorted: a
       }
       return true;
     };
-    std::stable_sort(order.begin(), order.end(), row_less);  // NaNs, each a group, in their order
+    if (dim) {
+      order.resize(size_t(n));
+      std::iota(order.begin(), order.end(), int64_t(0));
+      std::stable_sort(order.begin(), order.end(), row_less);  // rows with NaN, each a group, in their order
+    }
     for (size_t i = 0; i < order.size(); ++i) {
       if (i == 0 || !row_equal(order[i - 1], order[i])) starts.push_back(int64_t(i));
     }
