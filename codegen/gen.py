@@ -29,8 +29,10 @@ OUTPUTS: List[str] = [
     "python/functions.cpp",
     "python/python_impls.h",
     "python/function_names.py",
+    "python/return_types.h",
     "python/_C.pyi",
     "python/__init__.pyi",
+    "python/return_types.pyi",
     "tests/test_generated_ops.py",
 ]
 

@@ -36,6 +36,8 @@ PARAM_TYPES: Dict[str, FrozenSet[str]] = {
 }
 RETURN_TYPES: FrozenSet[str] = frozenset(
     {"Tensor", "Tensor(a!)", "Scalar", "int", "int[]", "bool", "float", "object", "None", "Tensor[]"})
+# What the fields of a tuple return may be (Note [Tuple returns]).
+TUPLE_FIELD_TYPES: FrozenSet[str] = frozenset({"Tensor"})
 # Functions a pointwise expression may call (core/include/wick/math.h).
 POINTWISE_FUNCTIONS: FrozenSet[str] = frozenset({
     "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt", "rsqrt", "sin", "cos", "tan", "asin",
@@ -109,14 +111,33 @@ _DEFAULT_OK = {
 }
 
 
+# Note [Tuple returns]
+# ~~~~~~~~~~~~~~~~~~~~
+# `-> (Tensor values, Tensor indices)` returns several tensors: a std::tuple in
+# C++, and in Python a named tuple of type wick.return_types.<op name>, as
+# torch.return_types (python_ext/named_tuples.cpp), one type per op whatever its
+# overloads, so every tuple return of one op has the same fields. Each field has a name
+# that is an identifier, unique in the return and not a parameter's name: the
+# names become the attributes of the named tuple and, for `out: true`, the
+# parameters that receive the results in <op>_out(values, indices, ...).
+@dataclass(frozen=True)
+class ReturnField:
+    name: str
+    type: str  # one of TUPLE_FIELD_TYPES
+
+    def __str__(self) -> str:
+        return f"{self.type} {self.name}"
+
+
 @dataclass(frozen=True)
 class Signature:
     params: Tuple[Param, ...]
-    returns: str
+    returns: str  # as written; for a tuple, "(Tensor values, Tensor indices)"
+    fields: Tuple[ReturnField, ...] = ()  # the fields of a tuple return, else empty
 
     @staticmethod
     def parse(text: str, err: "ErrorAt") -> "Signature":
-        m = re.fullmatch(r"\((?P<params>.*)\)\s*->\s*(?P<ret>\S+)", text.strip())
+        m = re.fullmatch(r"\((?P<params>.*)\)\s*->\s*(?P<ret>\(.*\)|\S+)", text.strip())
         if not m:
             raise err(f"malformed signature '{text}'",
                       "expected '(Type name, ..., *, Type name=default) -> Return'")
@@ -145,9 +166,12 @@ class Signature:
                 raise err(f"parameter '{name}' without a default follows one with a default")
             params.append(Param(name, ptype, default, kwarg_only))
         ret = m.group("ret")
-        if ret not in RETURN_TYPES:
+        fields = _parse_fields(ret, params, err) if ret.startswith("(") else ()
+        if fields:
+            ret = f"({', '.join(map(str, fields))})"
+        elif ret not in RETURN_TYPES:
             raise err(f"unknown return type '{ret}'", did_you_mean(ret, RETURN_TYPES))
-        sig = Signature(tuple(params), ret)
+        sig = Signature(tuple(params), ret, fields)
         if str(sig) != " ".join(text.split()):
             raise err(f"signature does not round-trip: '{text}' prints as '{sig}'",
                       "use one space after commas and around '->'")
@@ -158,6 +182,34 @@ class Signature:
 
     def param(self, name: str) -> Optional[Param]:
         return next((p for p in self.params if p.name == name), None)
+
+
+def _parse_fields(text: str, params: List[Param], err: "ErrorAt") -> Tuple[ReturnField, ...]:
+    """The fields of a tuple return `(Tensor values, Tensor indices)`; see Note [Tuple returns]."""
+    fields: List[ReturnField] = []
+    for piece in [p.strip() for p in text[1:-1].split(",")]:
+        fm = re.fullmatch(r"(?P<type>\S+)(\s+(?P<name>\S+))?", piece)
+        if not fm:
+            raise err(f"malformed tuple return '{text}'", "expected '(Tensor name, Tensor name, ...)'")
+        ftype, name = fm.group("type"), fm.group("name")
+        if ftype not in TUPLE_FIELD_TYPES:
+            raise err(f"a tuple return holds {' or '.join(sorted(TUPLE_FIELD_TYPES))} fields, not '{ftype}'",
+                      did_you_mean(ftype, TUPLE_FIELD_TYPES))
+        if name is None:
+            raise err(f"the fields of a tuple return need names: '{piece}' has none",
+                      "write '(Tensor values, Tensor indices)'")
+        if not _IDENT.match(name) or name.startswith("_") or name in RESERVED_NAMES:
+            raise err(f"'{name}' cannot name a field of a tuple return",
+                      "use an identifier that does not start with '_' and is not a C++ or Python keyword")
+        if any(f.name == name for f in fields):
+            raise err(f"field '{name}' given twice in the tuple return")
+        if any(p.name == name for p in params):
+            raise err(f"field '{name}' of the tuple return has the name of a parameter",
+                      "an out= form takes the fields as parameters; rename one of them")
+        fields.append(ReturnField(name, ftype))
+    if len(fields) < 2:
+        raise err(f"a tuple return has at least two fields, not {len(fields)}", "return 'Tensor' for one")
+    return tuple(fields)
 
 
 # Names the generated code uses for its own variables (dest/), and the
@@ -367,8 +419,10 @@ def parse_declaration(node: Node) -> Declaration:
 
     inplace, out = get_bool("inplace"), get_bool("out")
     for flag, value in (("inplace", inplace), ("out", out)):
-        if value and any(s.returns != "Tensor" for s in sigs):
-            raise at_key(flag)(f"'{flag}: true' needs every signature to return Tensor")
+        if value and any(s.returns != "Tensor" and not (flag == "out" and s.fields) for s in sigs):
+            raise at_key(flag)(f"'{flag}: true' needs every signature to return Tensor"
+                               + (" or a tuple" if flag == "out" else ""))
+    _check_tuple_returns(name, sigs, raw_sigs)
     # With no variants (C++ only), inplace and out add the C++ functions <name>_ and <name>_out alone.
     if inplace and variants and "method" not in variants:
         raise at_key("inplace")("'inplace: true' makes a method, so 'variants' must include method")
@@ -467,6 +521,19 @@ def _parse_test_keys(node: Node, name: str, kind: str, numpy: Optional[str], sig
     if "dtypes" not in node:
         raise ErrorAt(node.loc, name)("missing key 'dtypes' (the generated tests check that the others raise)")
     return sampling.parse(node, name, sigs, DTYPES)
+
+
+def _check_tuple_returns(name: str, sigs: List[Signature], raw_sigs: NodeList) -> None:
+    """One named tuple type per op (Note [Tuple returns]): the same fields throughout, and a usable name."""
+    tuples = [(sig, loc) for sig, loc in zip(sigs, raw_sigs.item_locs) if sig.fields]
+    for sig, loc in tuples:
+        if name in RESERVED_NAMES:
+            raise ErrorAt(loc, name)(f"an op returning a tuple names the type wick.return_types.{name}, "
+                                     f"and '{name}' cannot name a type", "rename the op")
+        if sig.fields != tuples[0][0].fields:
+            raise ErrorAt(loc, name)(f"every tuple return of '{name}' must have the same fields, "
+                                     f"as its first, {tuples[0][0].returns}",
+                                     "they share the named tuple type wick.return_types." + name)
 
 
 def _parse_pointwise(node: Node, name: str, sigs: List[Signature], raw_sigs: NodeList,

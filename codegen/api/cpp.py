@@ -38,6 +38,18 @@ def return_type(ret: str) -> str:
     return _RETURNS[ret]
 
 
+def signature_return_type(sig: Signature) -> str:
+    """What the C++ function of `sig` returns: a std::tuple for a tuple return (Note [Tuple returns])."""
+    if sig.fields:
+        return f"std::tuple<{', '.join(_RETURNS[f.type] for f in sig.fields)}>"
+    return return_type(sig.returns)
+
+
+def out_params(sig: Signature) -> Tuple[Tuple[str, str, Optional[str]], ...]:
+    """The leading parameters of <name>_out: `out`, or one per field of a tuple return, named after it."""
+    return tuple(("const Tensor&", f.name, None) for f in sig.fields) or (("const Tensor&", "out", None),)
+
+
 def default_value(p: Param) -> Optional[str]:
     if p.default is None:
         return None
@@ -90,17 +102,16 @@ def functions(decl: Declaration) -> List[CppFunction]:
         ps = _params(sig)
         # Pointwise in-place and out= forms hand back the tensor they wrote, by
         # reference: no reference count changes hands on the per-call path.
-        written = "const Tensor&" if isinstance(decl.impl, Pointwise) else "Tensor"
+        written = "const Tensor&" if isinstance(decl.impl, Pointwise) else signature_return_type(sig)
         form = "inplace" if decl.inplace_only else "functional"
-        result.append(CppFunction(base, tuple(ps), written if decl.inplace_only else return_type(sig.returns),
+        result.append(CppFunction(base, tuple(ps), written if decl.inplace_only else signature_return_type(sig),
                                   decl, sig, form))
         if decl.inplace:
             result.append(CppFunction(base + "_", tuple(ps), written, decl, sig, "inplace"))
         # A hand-written in-place op is derived from its out form, which then exists
         # even when Python gets no out= (Note [Out forms of hand-written ops]).
         if decl.out or (decl.inplace and isinstance(decl.impl, Cpp)):
-            result.append(CppFunction(base + "_out", (("const Tensor&", "out", None),) + tuple(ps),
-                                      written, decl, sig, "out"))
+            result.append(CppFunction(base + "_out", out_params(sig) + tuple(ps), written, decl, sig, "out"))
     return result
 
 

@@ -6,7 +6,7 @@ from typing import Dict, List, Optional, Tuple
 
 from codegen.api import cpp
 from codegen.errors import DeclarationError
-from codegen.model import Declaration, Param, PythonImpl, Signature, Type, join_params
+from codegen.model import Declaration, Param, PythonImpl, ReturnField, Signature, Type, join_params
 
 # How the runtime (python_ext/arg_parser.h) converts each parameter type.
 ARG_KIND = {
@@ -26,6 +26,8 @@ _LISTS = {
 }
 
 OUT_PARAM = Param("out", Type("Tensor", optional=True), "None", kwarg_only=True)
+# out= of a tuple return: a tuple of tensors, one per field, which the wrapper checks (Note [Tuple returns]).
+OUT_TUPLE_PARAM = Param("out", Type("object", optional=True), "None", kwarg_only=True)
 
 # The Python values each parameter type accepts (python_ext/arg_parser.cpp, type_ok).
 _ACCEPTS = {
@@ -67,9 +69,13 @@ class Overload:
     @property
     def text(self) -> str:
         """The signature as error messages show it: (Tensor other, *, Number alpha=1)."""
-        shown = join_params(self.params, lambda p: f"{py_type(p.type)} {p.name}" + (
+        shown = join_params(self.params, lambda p: f"{self.py_type(p)} {p.name}" + (
             "" if p.default is None else f"={p.default}"))
         return f"({shown})"
+
+    def py_type(self, p: Param) -> str:
+        """As py_type(p.type), with PyTorch's name for the out= of a tuple return."""
+        return "tuple of Tensors" if self.has_out and self.sig.fields and p.name == "out" else py_type(p.type)
 
     @property
     def returns_self(self) -> bool:
@@ -118,7 +124,7 @@ def bindings(decls: List[Declaration]) -> Tuple[List[Binding], List[Binding]]:
                     methods.setdefault(d.name + "_", []).append(Overload(d, sig, sig.params[1:], "inplace", True))
             if "function" in d.variants:
                 form = "inplace" if d.inplace_only else "out" if d.out else "functional"
-                params = sig.params + ((OUT_PARAM,) if d.out else ())
+                params = sig.params + ((OUT_TUPLE_PARAM if sig.fields else OUT_PARAM,) if d.out else ())
                 functions.setdefault(d.name, []).append(Overload(d, sig, params, form, False))
         docs[d.name] = d.doc
         if d.inplace:
@@ -131,6 +137,12 @@ def bindings(decls: List[Declaration]) -> Tuple[List[Binding], List[Binding]]:
         return result
 
     return build(methods, True), build(functions, False)
+
+
+def return_types(decls: List[Declaration]) -> List[Tuple[str, Tuple[ReturnField, ...]]]:
+    """(name, fields) of each named tuple type of wick.return_types, sorted by name (Note [Tuple returns])."""
+    found = {d.name: sig.fields for d in decls for sig in d.signatures if sig.fields}
+    return sorted(found.items())
 
 
 def check_overloads(binding: Binding) -> None:

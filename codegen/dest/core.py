@@ -26,7 +26,8 @@ def _derived_body(fn: cpp.CppFunction) -> str:
     """Functional and in-place forms of a hand-written op that has an out form."""
     args = ", ".join(fn.arg_names)
     if fn.form == "functional":
-        return f"return {fn.name}_out(Tensor(), {args});"
+        outs = ", ".join("Tensor()" for _ in cpp.out_params(fn.sig))
+        return f"return {fn.name}_out({outs}, {args});"
     assert fn.form == "inplace"
     base = fn.name[:-1]
     return f'return detail::assign_inplace("{fn.name}", self, {base}_out(Tensor(), {args}));'

@@ -4,9 +4,9 @@ from __future__ import annotations
 from typing import Dict, List, Tuple
 
 from codegen.api import cpp
-from codegen.api.python import Binding, Overload, arg_kind, bindings, default_spec
+from codegen.api.python import Binding, Overload, arg_kind, bindings, default_spec, return_types
 from codegen.dest.common import c_string, render
-from codegen.model import Declaration, Param, PythonImpl
+from codegen.model import Declaration, Param, PythonImpl, ReturnField
 
 _ACCESSOR = {
     "Tensor": "tensor", "Scalar": "scalar", "Int": "toint", "IntList": "intlist", "Double": "todouble",
@@ -51,9 +51,11 @@ def _case(ov: Overload, index: int) -> str:
         names[p.name] = var
     args = [names[p.name] for p in ov.sig.params]
     ret = ov.sig.returns
+    # A tuple return becomes a named tuple of wick.return_types (Note [Tuple returns]).
+    wrap = f"wrap(ReturnType::{ov.decl.name}, " if ov.sig.fields else "wrap("
     if isinstance(ov.decl.impl, PythonImpl):
         call = f"impl::{ov.cpp_function(False)}({', '.join(args)})"
-        lines.append(f"return {call};" if ret == "object" else f"return wrap({call});")
+        lines.append(f"return {call};" if ret == "object" else f"return {wrap}{call});")
         return "\n".join(lines)
     fn = f"wick::{ov.cpp_function(False)}"
 
@@ -69,7 +71,15 @@ def _case(ov: Overload, index: int) -> str:
         worth = f"worth_releasing({braced})" if tensors or lists else ""
         return f"{{ GilRelease nogil{'(' + worth + ')' if worth else ''}; {stmt} }}"
 
-    if ov.has_out:
+    if ov.has_out and ov.sig.fields:  # out= is a tuple of tensors, which come back in a named tuple
+        n = len(ov.sig.fields)
+        outs = [f"out_[{i}]" for i in range(n)]
+        lines.append(f"if (PyObject* out = r.raw({len(ov.params) - 1}); out && out != Py_None) {{")
+        lines.append(f'  const std::array<Tensor, {n}> out_ = unpack_out_tuple<{n}>("{ov.decl.name}", out);')
+        lines.append("  " + unlocked(f"wick::{ov.cpp_function(True)}({', '.join(outs + args)});"))
+        lines.append(f"  return wrap_out_tuple(ReturnType::{ov.decl.name}, out);")
+        lines.append("}")
+    elif ov.has_out:
         out_index = len(ov.params) - 1
         lines.append(f"if (PyObject* out = r.raw({out_index}); out && out != Py_None) {{")
         lines.append("  const Tensor& out_ = unpack_tensor(out);")
@@ -84,9 +94,9 @@ def _case(ov: Overload, index: int) -> str:
         lines.append(unlocked(f"{fn}({', '.join(args)});"))
         lines.append("Py_RETURN_NONE;")
     else:
-        lines.append(f"{cpp.return_type(ret)} result;")
+        lines.append(f"{cpp.signature_return_type(ov.sig)} result;")
         lines.append(unlocked(f"result = {fn}({', '.join(args)});"))
-        lines.append("return wrap(std::move(result));")
+        lines.append(f"return {wrap}std::move(result));")
     return "\n".join(lines)
 
 
@@ -152,6 +162,12 @@ def _binding(b: Binding) -> Dict[str, object]:
     )
 
 
+def _return_type_entry(name: str, fields: Tuple[ReturnField, ...]) -> Dict[str, object]:
+    listed = ", ".join(f.name for f in fields)
+    return dict(name=name, fields=[c_string(f.name) for f in fields],
+                doc=c_string(f"{name}({listed}): the named tuple that {name}() returns."))
+
+
 def emit(decls: List[Declaration]) -> Dict[str, str]:
     methods, functions = bindings(decls)
     impls = sorted({fn.prototype(defaults=False) for d in decls if isinstance(d.impl, PythonImpl)
@@ -163,6 +179,8 @@ def emit(decls: List[Declaration]) -> Dict[str, str]:
                                        bindings=[_binding(b) for b in functions]),
         "python/python_impls.h": render("python_impls.h.j2", prototypes=impls),
         "python/function_names.py": render("function_names.py.j2", names=[b.name for b in functions]),
+        "python/return_types.h": render("return_types.h.j2",
+                                        types=[_return_type_entry(*t) for t in return_types(decls)]),
     }
 
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Dict, FrozenSet, List
 
-from codegen.api.python import Binding, Overload, bindings
+from codegen.api.python import Binding, Overload, bindings, return_types
 from codegen.dest.common import render
 from codegen.errors import DeclarationError
-from codegen.model import DTYPES, RETURN_TYPES, Declaration, Param, join_params
+from codegen.model import DTYPES, RETURN_TYPES, TUPLE_FIELD_TYPES, Declaration, Param, join_params
 
 # Note [Stub types]
 # ~~~~~~~~~~~~~~~~~
@@ -36,6 +36,10 @@ _RETURN: Dict[str, str] = {
     "bool": "_bool", "float": "_float", "object": "Any", "None": "None", "Tensor[]": "Tuple[Tensor, ...]",
 }
 assert set(_RETURN) == RETURN_TYPES
+# A tuple return is the NamedTuple class of its op in wick/return_types.pyi (Note [Tuple returns]),
+# whose fields, like returned Tensors, are wick.Tensor (spelt _Tensor there).
+_FIELD: Dict[str, str] = {"Tensor": "_Tensor"}
+assert set(_FIELD) == TUPLE_FIELD_TYPES
 
 # Names the stubs define or annotate with (templates/*.pyi.j2): an op of one of
 # these names would shadow them there, and most would shadow a type, a dtype or
@@ -43,6 +47,7 @@ assert set(_RETURN) == RETURN_TYPES
 _ANNOTATIONS: FrozenSet[str] = frozenset({
     "Any", "Optional", "Sequence", "Tuple", "Union", "overload", "property", "Tensor", "TensorBase", "_T",
     "_Number", "_int", "_float", "_bool", "_str", "_dtype", "_device", "_DeviceLike", "_Size", "_IndexItem", "_Index",
+    "Dict", "_return_types", "_named_tuples",
 })
 RESERVED_METHODS: FrozenSet[str] = _ANNOTATIONS | {
     "shape", "dtype", "device", "ndim", "is_cuda", "itemsize", "_base",
@@ -52,8 +57,8 @@ RESERVED_FUNCTIONS: FrozenSet[str] = _ANNOTATIONS | {
     "_cuda_is_available", "_cuda_device_count", "_set_tensor_class", "_init_subclass", "_legacy_new",
     "from_numpy", "from_dlpack", "_to_dlpack",
     # wick/__init__.py
-    "cuda", "half", "float", "double", "short", "int", "long", "FloatTensor", "DoubleTensor", "HalfTensor",
-    "BFloat16Tensor", "ByteTensor", "CharTensor", "ShortTensor", "IntTensor", "LongTensor", "BoolTensor",
+    "cuda", "return_types", "half", "float", "double", "short", "int", "long", "FloatTensor", "DoubleTensor",
+    "HalfTensor", "BFloat16Tensor", "ByteTensor", "CharTensor", "ShortTensor", "IntTensor", "LongTensor", "BoolTensor",
 }
 
 
@@ -71,12 +76,18 @@ def _shown(p: Param) -> str:
 def _defs(b: Binding, ov: Overload) -> List[str]:
     """The stub's `def` lines for one overload: two where a lone int[] also takes its sizes as *args."""
     head = ["self: _T" if ov.returns_self else "self"] if b.method else []
-    ret = "_T" if ov.returns_self else _RETURN[ov.sig.returns]
-    params = ", ".join(head + ([join_params(ov.params, _shown)] if ov.params else []))
+    ret = "_T" if ov.returns_self else f"_named_tuples.{ov.decl.name}" if ov.sig.fields else _RETURN[ov.sig.returns]
+
+    def shown(p: Param) -> str:  # out= of a tuple return takes one tensor per field
+        if ov.has_out and ov.sig.fields and p.name == "out":
+            return f"out: Optional[Tuple[{', '.join('TensorBase' for _ in ov.sig.fields)}]] = ..."
+        return _shown(p)
+
+    params = ", ".join(head + ([join_params(ov.params, shown)] if ov.params else []))
     defs = [f"def {b.name}({params}) -> {ret}: ..."]
     positional = [p for p in ov.params if not p.kwarg_only]
     if len(positional) == 1 and positional[0].type.is_list and positional[0].type.base == "int":  # x.view(2, 3)
-        rest = [f"*{positional[0].name}: _int"] + [_shown(p) for p in ov.params if p.kwarg_only]
+        rest = [f"*{positional[0].name}: _int"] + [shown(p) for p in ov.params if p.kwarg_only]
         defs.append(f"def {b.name}({', '.join(head + rest)}) -> {ret}: ...")
     return defs
 
@@ -98,4 +109,7 @@ def emit(decls: List[Declaration]) -> Dict[str, str]:
         "python/_C.pyi": render("_C.pyi.j2", dtypes=DTYPES, methods=[_entry(b) for b in methods],
                                 functions=[_entry(b) for b in functions]),
         "python/__init__.pyi": render("__init__.pyi.j2", dtypes=DTYPES, functions=names),
+        "python/return_types.pyi": render("return_types.pyi.j2", types=[
+            dict(name=name, fields=[(f.name, _FIELD[f.type]) for f in fields])
+            for name, fields in return_types(decls)]),
     }

@@ -1,10 +1,12 @@
 // core/src/reduce.cpp: the reduction planner and the reductions, each a fold over the groups of a plan:
-// sum, prod, mean, var, std, max, min, amax, amin, argmax, argmin, all, any, norm, logsumexp.
+// sum, prod, mean, var, std, max, min (also along a dim), amax, amin, argmax, argmin, all, any, norm,
+// logsumexp.
 #include <algorithm>
 #include <cmath>
 #include <functional>
 #include <limits>
 #include <type_traits>
+#include <vector>
 
 #include "wick/cast.h"
 #include "wick/core_ops.h"
@@ -130,6 +132,16 @@ template <typename C> struct Best {
   int64_t index;  // -1 until the first element
 };
 
+// The fold of argmax, argmin, max(dim) and min(dim): the first largest
+// (smallest) element of a group and its position, NaN counting as the extreme.
+template <typename T, typename C = opmath_t<T>>
+auto first_extreme(bool largest) {
+  return [largest](Best<C> best, T x, int64_t i) {
+    const C v = C(x);
+    return best.index < 0 || replaces(v, best.value, largest) ? Best<C>{v, i} : best;
+  };
+}
+
 // argmax, argmin: the position of the first largest (smallest) element, NaN counting as the extreme.
 Tensor arg_extreme(const char* op, const Tensor& self, std::optional<int64_t> dim, bool keepdim, bool largest) {
   WICK_CHECK_TYPE(self.dtype() != DType::Bool, op, "(): not implemented for 'Bool'");
@@ -143,11 +155,28 @@ Tensor arg_extreme(const char* op, const Tensor& self, std::optional<int64_t> di
   return dispatch(self.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     using C = opmath_t<T>;
-    return fold_groups<T>(self, r, Best<C>{C(0), -1}, [largest](Best<C> best, T x, int64_t i) {
-      const C v = C(x);
-      return best.index < 0 || replaces(v, best.value, largest) ? Best<C>{v, i} : best;
-    }, [](Best<C> best) { return best.index; });
+    return fold_groups<T>(self, r, Best<C>{C(0), -1}, first_extreme<T>(largest),
+                          [](Best<C> best) { return best.index; });
   });
+}
+
+// max(dim), min(dim): the values of argmax and argmin along dim, with their positions.
+std::tuple<Tensor, Tensor> extreme_along(const char* op, const Tensor& self, int64_t dim, bool keepdim,
+                                         bool largest) {
+  check_nonempty_groups(op, self, dim);
+  const Reduction r = plan(op, self, dim, keepdim);
+  const Tensor values = empty(r.out_shape, self.dtype(), kCPU), indices = empty(r.out_shape, DType::Int64, kCPU);
+  dispatch(self.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    using C = opmath_t<T>;
+    std::vector<Best<C>> best(size_t(r.groups));
+    detail::reduce_groups<T>(self, r, Best<C>{C(0), -1}, first_extreme<T>(largest), Identity{}, best.data());
+    for (int64_t g = 0; g < r.groups; ++g) {
+      values.data<T>()[g] = T(best[size_t(g)].value);
+      indices.data<int64_t>()[g] = best[size_t(g)].index;
+    }
+  });
+  return {values, indices};
 }
 
 // all, any: bool, except that uint8 stays uint8 as in PyTorch 1.13 (a relic of
@@ -256,6 +285,18 @@ Tensor std(const Tensor& self, std::optional<IntArrayRef> dim, std::optional<int
 Tensor max(const Tensor& self) { return extreme("max", self, {}, false, true); }
 
 Tensor min(const Tensor& self) { return extreme("min", self, {}, false, false); }
+
+std::tuple<Tensor, Tensor> max(const Tensor& self, int64_t dim, bool keepdim) {
+  return extreme_along("max", self, dim, keepdim, true);
+}
+
+std::tuple<Tensor, Tensor> min(const Tensor& self, int64_t dim, bool keepdim) {
+  return extreme_along("min", self, dim, keepdim, false);
+}
+
+Tensor max(const Tensor& self, const Tensor& other) { return maximum(self, other); }
+
+Tensor min(const Tensor& self, const Tensor& other) { return minimum(self, other); }
 
 Tensor amax(const Tensor& self, std::optional<IntArrayRef> dim, bool keepdim) {
   return extreme("amax", self, dim.value_or(IntArrayRef()), keepdim, true);

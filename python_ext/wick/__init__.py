@@ -17,6 +17,7 @@ from wick._legacy import (  # noqa: F401
     LongTensor, ShortTensor,
 )
 from wick import cuda  # noqa: F401
+from wick import return_types  # noqa: F401
 
 # Every declared function (declarations/*.yaml with `variants: [function]`).
 for _name in _FUNCTIONS:

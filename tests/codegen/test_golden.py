@@ -46,7 +46,8 @@ def _update(generated: Path) -> None:
 
 def test_golden_declarations_cover_every_kind_of_op() -> None:
     """The golden input has pointwise (with in-place, out, Scalar overloads), cpp, method-only and python ops,
-    list and string parameters, list returns, an alias and a C++-only op."""
+    list and string parameters, list returns, an alias, a C++-only op,
+    and a cpp op returning a tuple, with out=."""
     decls = {d.name: d for d in gen.load_declarations(sorted(str(p) for p in DECLARATIONS.glob("*.yaml")))}
     add = decls["add"]
     assert add.inplace and add.out and {"Tensor", "Scalar"} <= {s.params[1].type.base for s in add.signatures}
@@ -59,6 +60,7 @@ def test_golden_declarations_cover_every_kind_of_op() -> None:
     assert str(decls["index_put_"].signatures[0].params[1].type) == "Tensor?[]"
     assert str(decls["div"].signatures[0].params[2].type) == "str?"
     assert decls["div_trunc"].variants == frozenset() and decls["div_trunc"].inplace and decls["div_trunc"].out
+    assert decls["sort"].out and [f.name for f in decls["sort"].signatures[0].fields] == ["values", "indices"]
 
 
 def test_output_matches_golden_files(run_codegen, tmp_path: Path) -> None:

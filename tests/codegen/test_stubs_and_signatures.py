@@ -1,6 +1,6 @@
 """tests/codegen/test_stubs_and_signatures.py: the generated type stubs and the text signatures of the bindings.
 
-The stubs (python/_C.pyi, python/__init__.pyi) must be listed outputs, the same
+The stubs (python/_C.pyi, python/__init__.pyi, python/return_types.pyi) must be listed outputs, the same
 on every run, and name every binding with one `def` per overload; each text
 signature must accept every call that one of its overloads accepts; and mypy
 must accept the stubs generated for the golden declarations.
@@ -26,7 +26,7 @@ from codegen.model import DTYPES
 HERE = Path(__file__).parent
 REPO = HERE.parents[1]
 DECLARATION_SETS = {"real": REPO / "declarations", "golden": HERE / "golden" / "declarations"}
-STUBS = ["python/_C.pyi", "python/__init__.pyi"]
+STUBS = ["python/_C.pyi", "python/__init__.pyi", "python/return_types.pyi"]
 
 
 def _bindings(which: str) -> Tuple[List[Binding], List[Binding]]:
@@ -176,7 +176,10 @@ def test_mypy_accepts_the_golden_stubs(run_codegen, tmp_path: Path) -> None:
     program.write_text("import wick\n\n"
                        "x = wick.tensor([[1.0, 2.0]], dtype=wick.float64)\n"
                        "y: wick.Tensor = wick.add(x, 1, alpha=2).add_(x).mm(x.contiguous()) + 1\n"
-                       "z: wick.Tensor = wick.mm(x, x, out=wick.FloatTensor(1, 1)).fill_(0) @ wick.Tensor(1)\n",
+                       "z: wick.Tensor = wick.mm(x, x, out=wick.FloatTensor(1, 1)).fill_(0) @ wick.Tensor(1)\n"
+                       "values, indices = wick.sort(x, out=(x, wick.LongTensor()))\n"
+                       "s: wick.return_types.sort = x.sort(descending=True)\n"
+                       "i: wick.Tensor = s.indices + s[1] + indices\n",
                        encoding="utf-8")
     config = tmp_path / "mypy.ini"
     config.write_text("[mypy]\nstrict = True\n", encoding="utf-8")

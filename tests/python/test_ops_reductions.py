@@ -427,7 +427,7 @@ def test_bad_arguments_raise_type_error():
         lambda: t.var(0, True),  # PyTorch's `unbiased` is not declared: correction= says it
         lambda: t.std(correction=0.5), lambda: t.norm("fro"), lambda: t.logsumexp(),
         lambda: t.cumsum(), lambda: t.cumsum(0, wick.float64),  # dtype is keyword-only
-        lambda: wick.min(t, 0),  # min(dim) returns (values, indices): not declared yet
+        lambda: wick.min(t, 0.5),  # neither a dim nor a tensor
     ]
     for call in calls:
         with pytest.raises(TypeError):

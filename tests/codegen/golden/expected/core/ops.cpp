@@ -226,22 +226,23 @@ Tensor cat(TensorListRef tensors, int64_t dim) {
 }
 
 Tensor div_trunc(const Tensor& self, const Tensor& other) {
-  Tensor out;
-  return detail::pointwise(div_trunc_pointwise, out, OutMode::Functional, {self, other}, {});
+  return detail::pointwise(div_trunc_pointwise, {self, other}, {});
 }
 
-Tensor div_trunc_(const Tensor& self, const Tensor& other) {
-  Tensor out = self;
-  return detail::pointwise(div_trunc_pointwise, out, OutMode::InPlace, {self, other}, {});
+const Tensor& div_trunc_(const Tensor& self, const Tensor& other) {
+  return detail::pointwise_into(div_trunc_pointwise, self, OutMode::InPlace, {self, other}, {});
 }
 
-Tensor div_trunc_out(const Tensor& out, const Tensor& self, const Tensor& other) {
-  Tensor result = out;
-  return detail::pointwise(div_trunc_pointwise, result, OutMode::Out, {self, other}, {});
+const Tensor& div_trunc_out(const Tensor& out, const Tensor& self, const Tensor& other) {
+  return detail::pointwise_into(div_trunc_pointwise, out, OutMode::Out, {self, other}, {});
 }
 
 Tensor mm(const Tensor& self, const Tensor& mat2) {
   return mm_out(Tensor(), self, mat2);
+}
+
+std::tuple<Tensor, Tensor> sort(const Tensor& self, int64_t dim, bool descending) {
+  return sort_out(Tensor(), Tensor(), self, dim, descending);
 }
 
 Tensor add(const Tensor& self, const Tensor& other, const Scalar& alpha) {

@@ -10,6 +10,7 @@ FUNCTIONS = (
     "lt",
     "mm",
     "relu_mod",
+    "sort",
     "split",
     "tensor",
 )

@@ -5,8 +5,11 @@
 // the GIL around the call into core.
 #include <Python.h>
 
+#include <array>
+
 #include "arg_parser.h"
 #include "errors.h"
+#include "named_tuples.h"
 #include "python_impls.h"
 #include "wrap.h"
 #include "wick/ops.h"
@@ -276,6 +279,40 @@ PyObject* Function_relu_mod(PyObject* /*module*/, PyObject* const* args, Py_ssiz
   });
 }
 
+constexpr ParamSpec kFunction_sort_0[] = {
+    {"self", ArgKind::Tensor, false, false, DefaultKind::Required, 0},
+    {"dim", ArgKind::Int, false, false, DefaultKind::Int, -1},
+    {"descending", ArgKind::Bool, false, false, DefaultKind::Bool, 0},
+    {"out", ArgKind::Object, true, true, DefaultKind::None, 0},
+};
+constexpr SignatureSpec kFunction_sort_sigs[] = {
+    {kFunction_sort_0, 4, "(Tensor self, int dim=-1, bool descending=False, *, tuple of Tensors out=None)"},
+};
+
+PyObject* Function_sort(PyObject* /*module*/, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  static const ArgParser parser("sort", kFunction_sort_sigs, 1);
+  return guarded("sort", [&]() -> PyObject* {
+    ParsedArgs r;
+    switch (parser.parse(args, nargs, kwnames, r)) {
+      case 0: {
+        const Tensor& a0 = r.tensor(0);
+        int64_t a1 = r.toint(1);
+        bool a2 = r.tobool(2);
+        if (PyObject* out = r.raw(3); out && out != Py_None) {
+          const std::array<Tensor, 2> out_ = unpack_out_tuple<2>("sort", out);
+          { GilRelease nogil(worth_releasing({&a0})); wick::sort_out(out_[0], out_[1], a0, a1, a2); }
+          return wrap_out_tuple(ReturnType::sort, out);
+        }
+        std::tuple<Tensor, Tensor> result;
+        { GilRelease nogil(worth_releasing({&a0})); result = wick::sort(a0, a1, a2); }
+        return wrap(ReturnType::sort, std::move(result));
+      }
+      default:
+        return nullptr;
+    }
+  });
+}
+
 constexpr ParamSpec kFunction_split_0[] = {
     {"self", ArgKind::Tensor, false, false, DefaultKind::Required, 0},
     {"split_size", ArgKind::Int, false, false, DefaultKind::Required, 0},
@@ -363,6 +400,8 @@ PyMethodDef module_functions[] = {
      "mm($module, self, mat2, *, out=None)\n--\n\nThe matrix product of two 2-d tensors."},
     {"relu_mod", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(Function_relu_mod)), METH_FASTCALL | METH_KEYWORDS,
      "relu_mod($module, self, other)\n--\n\nEvery operator the expression translator knows, in one line."},
+    {"sort", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(Function_sort)), METH_FASTCALL | METH_KEYWORDS,
+     "sort($module, self, dim=-1, descending=False, *, out=None)\n--\n\nThe elements along ``dim`` in order, and where they came from."},
     {"split", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(Function_split)), METH_FASTCALL | METH_KEYWORDS,
      "split($module, self, split_size, dim=0)\n--\n\nViews of ``self`` along ``dim``.\n\nOverloads:\n    split(Tensor self, int split_size, int dim=0)\n    split(Tensor self, tuple of ints split_size, int dim=0)"},
     {"tensor", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(Function_tensor)), METH_FASTCALL | METH_KEYWORDS,

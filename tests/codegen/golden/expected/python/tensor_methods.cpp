@@ -5,8 +5,11 @@
 // the GIL around the call into core.
 #include <Python.h>
 
+#include <array>
+
 #include "arg_parser.h"
 #include "errors.h"
+#include "named_tuples.h"
 #include "python_impls.h"
 #include "wrap.h"
 #include "wick/ops.h"
@@ -238,6 +241,33 @@ PyObject* TensorMethod_mm(PyObject* self, PyObject* const* args, Py_ssize_t narg
   });
 }
 
+constexpr ParamSpec kTensorMethod_sort_0[] = {
+    {"dim", ArgKind::Int, false, false, DefaultKind::Int, -1},
+    {"descending", ArgKind::Bool, false, false, DefaultKind::Bool, 0},
+};
+constexpr SignatureSpec kTensorMethod_sort_sigs[] = {
+    {kTensorMethod_sort_0, 2, "(int dim=-1, bool descending=False)"},
+};
+
+PyObject* TensorMethod_sort(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  static const ArgParser parser("sort", kTensorMethod_sort_sigs, 1);
+  return guarded("sort", [&]() -> PyObject* {
+    ParsedArgs r;
+    switch (parser.parse(args, nargs, kwnames, r)) {
+      case 0: {
+        const Tensor& self_ = unpack_tensor(self);
+        int64_t a0 = r.toint(0);
+        bool a1 = r.tobool(1);
+        std::tuple<Tensor, Tensor> result;
+        { GilRelease nogil(worth_releasing({&self_})); result = wick::sort(self_, a0, a1); }
+        return wrap(ReturnType::sort, std::move(result));
+      }
+      default:
+        return nullptr;
+    }
+  });
+}
+
 constexpr ParamSpec kTensorMethod_split_0[] = {
     {"split_size", ArgKind::Int, false, false, DefaultKind::Required, 0},
     {"dim", ArgKind::Int, false, false, DefaultKind::Int, 0},
@@ -297,6 +327,8 @@ PyMethodDef tensor_methods[] = {
      "lt($self, other)\n--\n\nWhether each element of ``self`` is less than ``other``."},
     {"mm", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(TensorMethod_mm)), METH_FASTCALL | METH_KEYWORDS,
      "mm($self, mat2)\n--\n\nThe matrix product of two 2-d tensors."},
+    {"sort", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(TensorMethod_sort)), METH_FASTCALL | METH_KEYWORDS,
+     "sort($self, dim=-1, descending=False)\n--\n\nThe elements along ``dim`` in order, and where they came from."},
     {"split", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(TensorMethod_split)), METH_FASTCALL | METH_KEYWORDS,
      "split($self, split_size, dim=0)\n--\n\nViews of ``self`` along ``dim``.\n\nOverloads:\n    split(int split_size, int dim=0)\n    split(tuple of ints split_size, int dim=0)"},
     {nullptr, nullptr, 0, nullptr},

@@ -12,6 +12,7 @@
 
 #include <optional>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 #include "wick/array_ref.h"
@@ -38,15 +39,19 @@ Tensor div(const Tensor& self, const Tensor& other, std::optional<std::string_vi
 // div_trunc(Tensor self, Tensor other) -> Tensor
 Tensor div_trunc(const Tensor& self, const Tensor& other);
 // div_trunc(Tensor self, Tensor other) -> Tensor [inplace]
-Tensor div_trunc_(const Tensor& self, const Tensor& other);
+const Tensor& div_trunc_(const Tensor& self, const Tensor& other);
 // div_trunc(Tensor self, Tensor other) -> Tensor [out]
-Tensor div_trunc_out(const Tensor& out, const Tensor& self, const Tensor& other);
+const Tensor& div_trunc_out(const Tensor& out, const Tensor& self, const Tensor& other);
 // mm(Tensor self, Tensor mat2) -> Tensor
 Tensor mm(const Tensor& self, const Tensor& mat2);
 // mm(Tensor self, Tensor mat2) -> Tensor [out]
 Tensor mm_out(const Tensor& out, const Tensor& self, const Tensor& mat2);
 // contiguous(Tensor self) -> Tensor
 Tensor contiguous(const Tensor& self);
+// sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)
+std::tuple<Tensor, Tensor> sort(const Tensor& self, int64_t dim = -1, bool descending = false);
+// sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices) [out]
+std::tuple<Tensor, Tensor> sort_out(const Tensor& values, const Tensor& indices, const Tensor& self, int64_t dim = -1, bool descending = false);
 // add(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor
 Tensor add(const Tensor& self, const Tensor& other, const Scalar& alpha = 1);
 // add(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor [inplace]

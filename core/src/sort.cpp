@@ -1,0 +1,150 @@
+// core/src/sort.cpp: sort, argsort, topk, kthvalue, median and nanmedian, each a pick of the line engine
+// (core/src/sort_lines.h) in the order of Note [Ordering with NaN].
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <type_traits>
+
+#include "sort_lines.h"
+
+namespace wick {
+namespace {
+
+using detail::ByValueThenIndex;
+using detail::Entry;
+using detail::select_lines;
+
+template <typename Line>
+using value_of = std::decay_t<decltype(std::declval<Line&>()[0].value)>;
+
+// PyTorch 1.13 orders bool in sort but not in topk, kthvalue and median.
+void check_not_bool(const char* op, const Tensor& self) {
+  WICK_CHECK_TYPE(self.dtype() != DType::Bool, op, "(): not implemented for 'Bool'");
+}
+
+// The number of elements in a line along dim; IndexError for a dim out of range.
+int64_t line_length(const Tensor& self, int64_t dim) {
+  const int64_t d = self.wrap_dim(dim);
+  return self.dim() == 0 ? 1 : self.size(d);
+}
+
+// The results, or copies of them in out= (Note [Out forms of hand-written ops]).
+std::tuple<Tensor, Tensor> finish_outs(const char* op, const Tensor& values, const Tensor& indices,
+                                       const std::tuple<Tensor, Tensor>& result) {
+  return {detail::finish_out(op, values, std::get<0>(result)), detail::finish_out(op, indices, std::get<1>(result))};
+}
+
+// sort's pick. The NaNs are set apart first, after the numbers, so that the
+// numbers sort with a plain comparison; descending, they then move to the front.
+template <typename C>
+void sort_line(std::vector<Entry<C>>& line, bool descending, bool stable) {
+  auto numbers_end = line.end();
+  if constexpr (std::is_floating_point_v<C>) {
+    const auto is_number = [](const Entry<C>& e) { return !std::isnan(e.value); };
+    if (!std::all_of(line.begin(), line.end(), is_number)) {
+      numbers_end = stable ? std::stable_partition(line.begin(), line.end(), is_number)
+                           : std::partition(line.begin(), line.end(), is_number);
+    }
+  }
+  const auto sort_numbers = [&](auto less) {
+    if (stable) {
+      std::stable_sort(line.begin(), numbers_end, less);
+    } else {
+      std::sort(line.begin(), numbers_end, less);
+    }
+  };
+  if (descending) {
+    sort_numbers([](const Entry<C>& a, const Entry<C>& b) { return b.value < a.value; });
+    std::rotate(line.begin(), numbers_end, line.end());
+  } else {
+    sort_numbers([](const Entry<C>& a, const Entry<C>& b) { return a.value < b.value; });
+  }
+}
+
+// Puts the entry of rank k in ascending order first.
+template <typename C>
+void select_rank(std::vector<Entry<C>>& line, size_t k) {
+  std::nth_element(line.begin(), line.begin() + k, line.end(), ByValueThenIndex<C>{false});
+  std::swap(line[0], line[k]);
+}
+
+// median and nanmedian along a dim: the lower middle of the numbers of each
+// line; without ignore_nan, the first NaN of a line that has one; with it,
+// the first NaN of a line that has nothing else.
+std::tuple<Tensor, Tensor> median_along(const char* op, const Tensor& self, int64_t dim, bool keepdim,
+                                        bool ignore_nan) {
+  check_not_bool(op, self);
+  WICK_CHECK_INDEX(line_length(self, dim) != 0, op, "(): Expected reduction dim ", self.wrap_dim(dim),
+                   " to have non-zero size.");
+  return select_lines(op, self, dim, 1, keepdim, [ignore_nan](auto& line) {
+    using C = value_of<decltype(line)>;
+    const size_t nans = size_t(std::count_if(line.begin(), line.end(),
+                                             [](const Entry<C>& e) { return detail::is_nan_value(e.value); }));
+    const size_t numbers = line.size() - nans;
+    // NaNs rank after every number, the first of them at rank `numbers`.
+    select_rank(line, nans && !ignore_nan ? numbers : numbers ? (numbers - 1) / 2 : 0);
+  });
+}
+
+// median() and nanmedian(): over every element; NaN for none.
+Tensor median_all(const char* op, const Tensor& self, bool ignore_nan) {
+  if (self.numel() == 0) {
+    check_not_bool(op, self);
+    WICK_CHECK(is_floating(self.dtype()), op, "(): the median of no elements is NaN, which ",
+               dtype_type_name(self.dtype()), " cannot hold");
+    return scalar_tensor(std::numeric_limits<double>::quiet_NaN(), self.dtype());
+  }
+  return std::get<0>(median_along(op, reshape(self, {-1}), 0, false, ignore_nan));
+}
+
+}  // namespace
+
+std::tuple<Tensor, Tensor> sort_out(const Tensor& values, const Tensor& indices, const Tensor& self, int64_t dim,
+                                    bool descending, bool stable) {
+  const auto result = select_lines("sort", self, dim, line_length(self, dim), true,
+                                   [=](auto& line) { sort_line(line, descending, stable); });
+  return finish_outs("sort", values, indices, result);
+}
+
+Tensor argsort(const Tensor& self, int64_t dim, bool descending, bool stable) {
+  return std::get<1>(sort(self, dim, descending, stable));
+}
+
+std::tuple<Tensor, Tensor> topk_out(const Tensor& values, const Tensor& indices, const Tensor& self, int64_t k,
+                                    int64_t dim, bool largest, bool sorted) {
+  check_not_bool("topk", self);
+  WICK_CHECK(k >= 0 && k <= line_length(self, dim), "topk(): selected index k out of range");
+  const auto result = select_lines("topk", self, dim, k, true, [=](auto& line) {
+    const ByValueThenIndex<value_of<decltype(line)>> order{largest};  // largest first: descending
+    if (sorted) {
+      std::partial_sort(line.begin(), line.begin() + k, line.end(), order);
+    } else {
+      std::nth_element(line.begin(), line.begin() + k, line.end(), order);
+    }
+  });
+  return finish_outs("topk", values, indices, result);
+}
+
+std::tuple<Tensor, Tensor> kthvalue_out(const Tensor& values, const Tensor& indices, const Tensor& self, int64_t k,
+                                        int64_t dim, bool keepdim) {
+  check_not_bool("kthvalue", self);
+  WICK_CHECK(k >= 1 && k <= line_length(self, dim), "kthvalue(): selected number k out of range for dimension ",
+             self.wrap_dim(dim));
+  const auto result = select_lines("kthvalue", self, dim, 1, keepdim,
+                                   [k](auto& line) { select_rank(line, size_t(k - 1)); });
+  return finish_outs("kthvalue", values, indices, result);
+}
+
+std::tuple<Tensor, Tensor> median(const Tensor& self, int64_t dim, bool keepdim) {
+  return median_along("median", self, dim, keepdim, false);
+}
+
+Tensor median(const Tensor& self) { return median_all("median", self, false); }
+
+std::tuple<Tensor, Tensor> nanmedian(const Tensor& self, int64_t dim, bool keepdim) {
+  return median_along("nanmedian", self, dim, keepdim, true);
+}
+
+Tensor nanmedian(const Tensor& self) { return median_all("nanmedian", self, true); }
+
+}  // namespace wick

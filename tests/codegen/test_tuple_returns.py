@@ -1,0 +1,137 @@
+"""tests/codegen/test_tuple_returns.py: `-> (Tensor values, Tensor indices)` from the model to every output.
+
+See Note [Tuple returns] in codegen/model.py. The bad-declaration corpus
+(bad/tuple_return_*.yaml) has the declarations the model refuses.
+"""
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+from typing import Dict
+
+import pytest
+
+from codegen import gen
+from codegen.api import cpp
+from codegen.api.python import bindings, return_types
+from codegen.dest import python_bindings
+from codegen.errors import Location
+from codegen.model import ErrorAt, ReturnField, Signature
+
+HERE = Path(__file__).parent
+REAL = HERE.parents[1] / "declarations"
+ERR = ErrorAt(Location("<test>", 1, 1), "test")
+
+# A cpp op with out=, one whose tuple return is one overload of several, and a python op returning a tuple.
+DECLARATIONS = """\
+- name: sort
+  signatures:
+    - (Tensor self, int dim=-1, *, bool stable=False) -> (Tensor values, Tensor indices)
+  variants: [method, function]
+  out: true
+  cpp: sort
+  doc: Sorted.
+
+- name: max
+  signatures:
+    - (Tensor self) -> Tensor
+    - (Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)
+  variants: [method, function]
+  cpp: max
+  doc: The largest.
+
+- name: frexp
+  signatures:
+    - (Tensor self) -> (Tensor mantissa, Tensor exponent)
+  variants: [function]
+  python: frexp
+  doc: Mantissas and exponents.
+"""
+
+
+@pytest.fixture
+def generated(write_declarations, run_codegen, tmp_path: Path) -> Dict[str, str]:
+    decl_dir = write_declarations(ops=DECLARATIONS)
+    run = run_codegen("--declarations", str(decl_dir), "--out", str(tmp_path / "out"))
+    assert run.rc == 0, run.err
+    return {relpath: (tmp_path / "out" / relpath).read_text(encoding="utf-8") for relpath in gen.OUTPUTS}
+
+
+def _function(source: str, name: str) -> str:
+    """The body of the generated wrapper `name` in a bindings file."""
+    start = source.index(f"PyObject* {name}(")
+    return source[start:source.index("\n}\n", start)]
+
+
+def test_tuple_return_parses_and_prints_back() -> None:
+    text = "(Tensor self, int k) -> (Tensor values, Tensor indices)"
+    sig = Signature.parse(text, ERR)
+    assert sig.fields == (ReturnField("values", "Tensor"), ReturnField("indices", "Tensor"))
+    assert sig.returns == "(Tensor values, Tensor indices)" and str(sig) == text
+    assert Signature.parse("(Tensor self) -> Tensor", ERR).fields == ()
+
+
+def test_cpp_side_is_a_std_tuple_and_out_takes_one_tensor_per_field(generated: Dict[str, str]) -> None:
+    ops_h = generated["include/wick/ops.h"]
+    assert "#include <tuple>" in ops_h
+    assert "std::tuple<Tensor, Tensor> sort(const Tensor& self, int64_t dim = -1, bool stable = false);" in ops_h
+    assert ("std::tuple<Tensor, Tensor> sort_out(const Tensor& values, const Tensor& indices, const Tensor& self, "
+            "int64_t dim = -1, bool stable = false);") in ops_h
+    assert "std::tuple<Tensor, Tensor> max(const Tensor& self, int64_t dim, bool keepdim = false);" in ops_h
+    assert "\nTensor max(const Tensor& self);" in ops_h
+    # The functional form is derived from the out form (Note [Out forms of hand-written ops]).
+    assert "return sort_out(Tensor(), Tensor(), self, dim, stable);" in generated["core/ops.cpp"]
+    assert "std::tuple<Tensor, Tensor> frexp(const Tensor& self);" in generated["python/python_impls.h"]
+
+
+def test_wrappers_return_named_tuples(generated: Dict[str, str]) -> None:
+    functions, methods = generated["python/functions.cpp"], generated["python/tensor_methods.cpp"]
+    sort = _function(functions, "Function_sort")
+    # out= is a tuple of two tensors, handed to sort_out, and comes back as a named tuple of the same tensors.
+    assert 'const std::array<Tensor, 2> out_ = unpack_out_tuple<2>("sort", out);' in sort
+    assert "wick::sort_out(out_[0], out_[1], a0, a1, a2);" in sort
+    assert "return wrap_out_tuple(ReturnType::sort, out);" in sort
+    assert "std::tuple<Tensor, Tensor> result;" in sort and "return wrap(ReturnType::sort, std::move(result));" in sort
+    assert '{"out", ArgKind::Object, true, true, DefaultKind::None, 0}' in functions
+    assert '"(Tensor self, int dim=-1, *, bool stable=False, tuple of Tensors out=None)"' in functions
+    method_max = _function(methods, "TensorMethod_max")
+    assert "return wrap(ReturnType::max, std::move(result));" in method_max
+    assert "return wrap(std::move(result));" in method_max  # max() still returns a Tensor
+    assert "return wrap(ReturnType::frexp, impl::frexp(a0));" in _function(functions, "Function_frexp")
+
+
+def test_return_types_are_one_per_op(generated: Dict[str, str]) -> None:
+    header = generated["python/return_types.h"]
+    enum = re.search(r"enum class ReturnType : uint16_t \{\n(.*?)\};", header, re.S)
+    assert enum and enum[1].split() == ["frexp,", "max,", "sort,"]
+    assert "constexpr int kNumReturnTypes = 3;" in header
+    assert 'constexpr const char* k_frexp_fields[] = {"mantissa", "exponent"};' in header
+    assert '{"max", "max(values, indices): the named tuple that max() returns.", k_max_fields, 2},' in header
+
+
+def test_stubs_declare_a_named_tuple_per_op(generated: Dict[str, str]) -> None:
+    tree = ast.parse(generated["python/return_types.pyi"])
+    classes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
+    assert sorted(classes) == ["frexp", "max", "sort"]
+    for cls in classes.values():
+        assert [ast.unparse(b) for b in cls.bases] == ["_NamedTuple"]
+    assert [ast.unparse(s) for s in classes["max"].body] == ["values: _Tensor", "indices: _Tensor"]
+    stub = generated["python/_C.pyi"]
+    assert ("def sort(self: TensorBase, dim: _int = ..., *, stable: _bool = ..., "
+            "out: Optional[Tuple[TensorBase, TensorBase]] = ...) -> _named_tuples.sort: ...") in stub
+    assert "    def max(self, dim: _int, keepdim: _bool = ...) -> _named_tuples.max: ..." in stub
+
+
+def test_real_declarations_have_their_return_types() -> None:
+    """Each op of declarations/ returning a tuple has its type, and its out= (if any) a tuple of tensors."""
+    decls = gen.load_declarations(sorted(str(p) for p in REAL.glob("*.yaml")))
+    names = [name for name, _ in return_types(decls)]
+    assert {"max", "min", "sort", "topk", "kthvalue", "median", "nanmedian"} <= set(names)
+    assert names == sorted(names)
+    _, functions = bindings(decls)
+    sort = next(b for b in functions if b.name == "sort")
+    assert sort.overloads[0].text.endswith("*, bool stable=False, tuple of Tensors out=None)")
+    assert "out=None" in python_bindings._text_signature(sort)
+    fn = next(f for d in decls if d.name == "topk" for f in cpp.functions(d) if f.form == "out")
+    assert fn.arg_names[:2] == ["values", "indices"] and fn.returns == "std::tuple<Tensor, Tensor>"
