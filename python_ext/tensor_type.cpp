@@ -11,6 +11,7 @@
 #include "errors.h"
 #include "indexing.h"
 #include "interop.h"
+#include "operators.h"
 #include "tensor_new.h"
 #include "wrap.h"
 
@@ -126,6 +127,9 @@ Py_ssize_t tensor_length(PyObject* self) {
 
 PyMappingMethods tensor_as_mapping = {tensor_length, tensor_getitem, tensor_setitem};
 
+// By identity, although == is elementwise (a richcompare slot alone would leave tensors unhashable).
+Py_hash_t hash_identity(PyObject* self) { return _Py_HashPointer(self); }
+
 }  // namespace
 
 PyTypeObject TensorBaseType = [] {
@@ -139,6 +143,9 @@ PyTypeObject TensorBaseType = [] {
   t.tp_traverse = tensor_traverse;
   t.tp_getset = tensor_getset;
   t.tp_as_mapping = &tensor_as_mapping;
+  t.tp_as_number = &tensor_as_number;  // python_ext/operators.cpp
+  t.tp_richcompare = tensor_richcompare;
+  t.tp_hash = hash_identity;
   t.tp_as_buffer = &tensor_as_buffer;  // python_ext/buffer.cpp
   t.tp_methods = tensor_methods;
   return t;

@@ -11,6 +11,7 @@ class Tensor(_C.TensorBase):
 
     __module__ = "wick"
     __hash__ = object.__hash__  # identity, although == is elementwise
+    __array_priority__ = 1000  # NumPy defers to the tensor's operators: np.float32(2) + x is a tensor
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -18,24 +19,6 @@ class Tensor(_C.TensorBase):
 
     def __repr__(self):
         return _tensor_str.tensor_repr(self)
-
-    def __neg__(self):
-        return _C.neg(self)
-
-    def __pos__(self):
-        return self
-
-    def __abs__(self):
-        return _C.abs(self)
-
-    def __invert__(self):
-        return _C.bitwise_not(self)
-
-    def __matmul__(self, other):
-        return _C.matmul(self, other)
-
-    def __rmatmul__(self, other):
-        return _C.matmul(other, self)
 
     def __bool__(self):
         if self.numel() != 1:
@@ -137,34 +120,4 @@ def _rebuild(data, dtype, shape, state):
     return t
 
 
-# Python's operators map onto declared ops. A reflected operand (2 - x) that is
-# a Python number becomes a 0-d tensor, which promotes as the number would.
-_BINARY_OPERATORS = {
-    "add": "add", "sub": "sub", "mul": "mul", "truediv": "div", "floordiv": "floor_divide", "mod": "remainder",
-    "pow": "pow", "and": "bitwise_and", "or": "bitwise_or", "xor": "bitwise_xor", "lshift": "bitwise_left_shift",
-    "rshift": "bitwise_right_shift",
-}
-_COMPARISONS = ("eq", "ne", "lt", "le", "gt", "ge")
-
-
-def _install_operators(cls):
-    def forward(fn):
-        return lambda self, other: fn(self, other)
-
-    def reflected(fn):
-        return lambda self, other: fn(other if isinstance(other, _C.TensorBase) else _C.tensor(other), self)
-
-    def in_place(name):
-        return lambda self, other: getattr(self, name)(other)
-
-    for dunder, op in _BINARY_OPERATORS.items():
-        fn = getattr(_C, op)
-        setattr(cls, f"__{dunder}__", forward(fn))
-        setattr(cls, f"__r{dunder}__", reflected(fn))
-        setattr(cls, f"__i{dunder}__", in_place(op + "_"))
-    for op in _COMPARISONS:
-        setattr(cls, f"__{op}__", forward(getattr(_C, op)))
-
-
-_install_operators(Tensor)
 _C._set_tensor_class(Tensor)

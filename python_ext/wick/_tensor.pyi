@@ -1,4 +1,4 @@
-"""wick.Tensor as type checkers see it (wick/_tensor.py): wick._C.TensorBase plus its Python operators."""
+"""wick.Tensor as type checkers see it: TensorBase, what wick/_tensor.py adds, and the operators (python_ext/operators.cpp)."""
 from typing import Any, Iterator, Optional, Tuple, TypeVar, Union
 
 from wick._C import TensorBase, _Number
@@ -7,6 +7,7 @@ _T = TypeVar("_T", bound=TensorBase)
 _Operand = Union[TensorBase, _Number]
 
 class Tensor(TensorBase):
+    __array_priority__: int
     def __add__(self, other: _Operand) -> Tensor: ...
     def __radd__(self, other: _Operand) -> Tensor: ...
     def __iadd__(self: _T, other: _Operand) -> _T: ...

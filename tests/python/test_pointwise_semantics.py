@@ -60,6 +60,24 @@ def test_operators_and_reflected_forms():
         bool(x)
 
 
+def test_operators_at_the_edges_of_the_protocol():
+    np = pytest.importorskip("numpy")
+    x = wick.tensor([1.0, 2.0])
+    assert (x == None) is False and (x != None) is True  # noqa: E711 (the operator is what is tested)
+    assert x in [None, x] and {x: 1}[x] == 1 and hash(x) != hash(wick.tensor([1.0, 2.0]))
+    left = np.float32(2) + x  # NumPy defers to the tensor (__array_priority__)
+    assert isinstance(left, wick.Tensor) and left.tolist() == [3.0, 4.0]
+    assert ([1.0, 1.0] @ x).item() == 3.0 and (x @ x).item() == 5.0
+    assert (+x) is x
+    with pytest.raises(TypeError, match="3rd argument"):
+        pow(x, 2, 3)
+    with pytest.raises(TypeError, match="add"):
+        x + "a"
+    z = x
+    z @= x  # no in-place matmul: Python falls back to z = z @ x
+    assert z is not x and z.item() == 5.0
+
+
 def test_comparisons_promote_before_comparing():
     assert (wick.tensor([1, 2]) == wick.tensor([1.0, 2.5])).tolist() == [True, False]
     assert (wick.tensor([200], dtype=wick.uint8) > wick.tensor([-1], dtype=wick.int8)).tolist() == [True]
