@@ -245,7 +245,7 @@ def join_params(params: Sequence[Param], show: Callable[[Param], str]) -> str:
 
 def _check_default(t: Type, name: str, default: str, err: "ErrorAt") -> None:
     if default == "None":
-        if not t.optional:
+        if not t.optional and t.base != "object":  # an object may be None as it is
             raise err(f"parameter '{name}' has default None but type '{t}' is not optional",
                       f"write '{t}?'")
         return

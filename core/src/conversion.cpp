@@ -104,7 +104,6 @@ Scalar item(const Tensor& self) {
   });
 }
 
-Tensor to_type(const Tensor& self, DType dtype, bool non_blocking) { return to(self, dtype, non_blocking); }
 
 // Tensor.float() and friends: self.to(dtype), so self itself when it has that dtype already.
 Tensor to_float(const Tensor& self) { return to(self, DType::Float32); }

@@ -200,7 +200,7 @@ TEST(Conversions, ShorthandsAreTo) {
   EXPECT_EQ(to_char(x).dtype(), DType::Int8);
   EXPECT_EQ(to_byte(x).dtype(), DType::UInt8);
   EXPECT_EQ(to_bool(x).dtype(), DType::Bool);
-  EXPECT_EQ(to_type(x, DType::Int8).dtype(), DType::Int8);
+  EXPECT_EQ(to(x, DType::Int8).dtype(), DType::Int8);
 }
 
 TEST(Conversions, DetachAliasesWithoutBeingAView) {
