@@ -24,13 +24,22 @@ _PROTOTYPE = re.compile(r"^(?!//)\S[^\n(]* (?P<name>\w+)\(", re.M)
 
 
 def _definitions(ops_cpp: str) -> Iterator[Tuple[str, Dict[str, str], str]]:
-    """(name, {parameter: C++ type}, body) of every function ops.cpp defines."""
+    """(name, {parameter: C++ type}, body) of every function the ops units define."""
     for m in _DEFINITION.finditer(ops_cpp):
         params = {}
         for p in filter(None, m["params"].split(", ")):
             ptype, pname = p.rsplit(" ", 1)
             params[pname] = ptype
         yield m["name"], params, m["body"]
+
+
+def _read_shards(out: Path, pattern: str) -> str:
+    """The generated files matching `pattern` (one per shard, Note [Shards]), one after the other."""
+    return "".join(p.read_text(encoding="utf-8") for p in sorted(out.glob(pattern)))
+
+
+def _ops_cpp(out: Path) -> str:
+    return _read_shards(out, "core/ops_shard*.cpp")
 
 
 def _generate(run_codegen, out: Path, decl_dir: Path) -> Optional[Path]:
@@ -64,20 +73,20 @@ def _undeclared_calls(ops_cpp: str, ops_h: str) -> List[str]:
 
 @pytest.mark.parametrize("which", sorted(DECLARATION_SETS))
 def test_pointwise_bodies_pass_tensors_and_scalars_apart(which, run_codegen, tmp_path) -> None:
-    """In ops.cpp, detail::pointwise gets operands (Tensors or Scalars) as inputs and Scalars as constants."""
+    """In the ops units, detail::pointwise gets operands (Tensors or Scalars) as inputs and Scalars as constants."""
     out = _generate(run_codegen, tmp_path, DECLARATION_SETS[which])
     assert out is not None
-    ops_cpp = (out / "core" / "ops.cpp").read_text(encoding="utf-8")
+    ops_cpp = _ops_cpp(out)
     assert _POINTWISE_CALL.search(ops_cpp), "no pointwise body found: has the emitted form changed?"
     assert _misplaced_pointwise_arguments(ops_cpp) == []
 
 
 @pytest.mark.parametrize("which", sorted(DECLARATION_SETS))
 def test_ops_cpp_calls_only_declared_functions(which, run_codegen, tmp_path) -> None:
-    """Every wick function an ops.cpp body calls is declared in ops.h."""
+    """Every wick function a body in the ops units calls is declared in ops.h."""
     out = _generate(run_codegen, tmp_path, DECLARATION_SETS[which])
     assert out is not None
-    ops_cpp = (out / "core" / "ops.cpp").read_text(encoding="utf-8")
+    ops_cpp = _ops_cpp(out)
     ops_h = (out / "include" / "wick" / "ops.h").read_text(encoding="utf-8")
     assert any(_CALL.search(body) for _, _, body in _definitions(ops_cpp)), "no call found: has the form changed?"
     assert _undeclared_calls(ops_cpp, ops_h) == []
@@ -97,7 +106,7 @@ def test_scalar_overload_declared_first(write_declarations, run_codegen, tmp_pat
 """)
     out = _generate(run_codegen, tmp_path / "out", decl_dir)
     if out is not None:
-        assert _misplaced_pointwise_arguments((out / "core" / "ops.cpp").read_text(encoding="utf-8")) == []
+        assert _misplaced_pointwise_arguments(_ops_cpp(out)) == []
 
 
 def test_cpp_op_in_place_without_out_form(write_declarations, run_codegen, tmp_path) -> None:
@@ -113,7 +122,7 @@ def test_cpp_op_in_place_without_out_form(write_declarations, run_codegen, tmp_p
 """)
     out = _generate(run_codegen, tmp_path / "out", decl_dir)
     if out is not None:
-        ops_cpp = (out / "core" / "ops.cpp").read_text(encoding="utf-8")
+        ops_cpp = _ops_cpp(out)
         ops_h = (out / "include" / "wick" / "ops.h").read_text(encoding="utf-8")
         assert _undeclared_calls(ops_cpp, ops_h) == []
 
@@ -131,7 +140,7 @@ def test_python_op_with_out_form_uses_out(write_declarations, run_codegen, tmp_p
 """)
     out = _generate(run_codegen, tmp_path / "out", decl_dir)
     if out is not None:
-        functions = (out / "python" / "functions.cpp").read_text(encoding="utf-8")
+        functions = _read_shards(out, "python/bindings_shard*.cpp")
         body = functions[functions.index("PyObject* Function_from_list("):]
         body = body[:body.index("\n}\n")]
         assert '{"out", ArgKind::Tensor' in functions, "the binding no longer accepts out=: update this test"
