@@ -16,8 +16,13 @@ endif()
 list(TRANSFORM _wick_outputs PREPEND ${WICK_GENERATED_DIR}/ OUTPUT_VARIABLE WICK_GENERATED_FILES)
 
 file(GLOB WICK_DECLARATIONS CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/declarations/*.yaml)
-file(GLOB_RECURSE WICK_CODEGEN_SOURCES CONFIGURE_DEPENDS
-     ${PROJECT_SOURCE_DIR}/codegen/*.py ${PROJECT_SOURCE_DIR}/codegen/templates/*.j2)
+file(GLOB_RECURSE _wick_generator CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/codegen/*.py)
+file(GLOB _wick_templates CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/codegen/templates/*.j2)
+set(WICK_CODEGEN_SOURCES ${_wick_generator} ${_wick_templates})
+# The generator's code fixes the list (the number of shards, Note [Shards] in
+# codegen/dest/common.py): when it changes, CMake asks for the list again.
+# Declarations and templates never change it, so editing them needs no reconfigure.
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${_wick_generator})
 
 add_custom_command(
   OUTPUT ${WICK_GENERATED_FILES}

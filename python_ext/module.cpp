@@ -14,7 +14,7 @@
 namespace wick {
 namespace python {
 
-extern PyMethodDef module_functions[];  // generated/python/functions.cpp
+extern PyMethodDef module_functions[];  // generated/python/method_tables.cpp
 PyObject* set_tensor_class(PyObject* module, PyObject* cls);
 PyObject* init_subclass(PyObject* module, PyObject* cls);
 

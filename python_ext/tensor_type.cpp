@@ -18,7 +18,7 @@
 namespace wick {
 namespace python {
 
-extern PyMethodDef tensor_methods[];  // generated/python/tensor_methods.cpp
+extern PyMethodDef tensor_methods[];  // generated/python/method_tables.cpp
 
 PyTypeObject* tensor_class = &TensorBaseType;
 

@@ -1,10 +1,11 @@
-"""Core's side of every op: generated/include/wick/ops.h and generated/core/ops.cpp."""
+"""Core's side of every op: generated/include/wick/ops.h, the ops units of the shards
+(generated/core/ops_shard<N>.cpp) and the table of copy kernels."""
 from __future__ import annotations
 
 from typing import Dict, List, Tuple
 
 from codegen.api import cpp
-from codegen.dest.common import CPP_TYPE, render
+from codegen.dest.common import CPP_TYPE, NUM_SHARDS, by_shard, render
 from codegen.errors import DeclarationError
 from codegen.model import DTYPES, Cpp, Declaration, Pointwise
 
@@ -57,6 +58,14 @@ def _unique(fns: List[cpp.CppFunction]) -> List[cpp.CppFunction]:
     return result
 
 
+def ops_unit(shard: int) -> str:
+    return f"core/ops_shard{shard}.cpp"
+
+
+def outputs() -> List[str]:
+    return ["include/wick/ops.h", *(ops_unit(s) for s in range(NUM_SHARDS)), "core/copy_kernels.cpp"]
+
+
 def emit(decls: List[Declaration]) -> Dict[str, str]:
     fns = _unique([fn for d in decls for fn in cpp.functions(d)])
     core_fns = [fn for fn in fns if fn.returns != "PyObject*" and not _python(fn)]
@@ -72,11 +81,16 @@ def emit(decls: List[Declaration]) -> Dict[str, str]:
             entries = {b: [f"&{b}_pointwise_kernel<kernels::{_functor(d)}<{CPP_TYPE[t]}>>" if t in d.dtypes[b]
                            else "nullptr" for t in DTYPES] for b in ("cpu", "cuda")}
             pointwise.append(dict(decl=d, functor=_functor(d), entries=entries))
-    return {
+    cpp_types = [CPP_TYPE[t] for t in DTYPES]
+    files = {
         "include/wick/ops.h": render("ops.h.j2", functions=core_fns),
-        "core/ops.cpp": render("ops.cpp.j2", bodies=bodies, pointwise=pointwise, dtypes=DTYPES,
-                               cpp_types=[CPP_TYPE[t] for t in DTYPES]),
+        "core/copy_kernels.cpp": render("copy_tables.cpp.j2", cpp_types=cpp_types),
     }
+    shard_bodies = by_shard(bodies, lambda item: item[0].decl.name)
+    for s, shard_pointwise in enumerate(by_shard(pointwise, lambda p: p["decl"].name)):
+        files[ops_unit(s)] = render("ops.cpp.j2", shard=s, bodies=shard_bodies[s], pointwise=shard_pointwise,
+                                    dtypes=DTYPES)
+    return files
 
 
 def _python(fn: cpp.CppFunction) -> bool:

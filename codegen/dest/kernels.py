@@ -1,17 +1,30 @@
-"""Pointwise kernels: functors.h (shared by both backends) and one unit per dtype per backend."""
+"""Pointwise kernels: per shard and dtype, a functor header shared by both backends and a CPU and a
+CUDA unit that instantiate the loops for those functors (and, in shard 0, the copy kernels)."""
 from __future__ import annotations
 
 from typing import Dict, List
 
 from codegen.api import expr
-from codegen.dest.common import CPP_TYPE, render
+from codegen.dest.common import CPP_TYPE, NUM_SHARDS, by_shard, render
 from codegen.model import DTYPES, Declaration, Pointwise
 
-BACKEND_UNIT = {"cpu": "kernels/cpu_{dtype}.cpp", "cuda": "kernels/cuda_{dtype}.cu"}
+BACKEND_EXT = {"cpu": "cpp", "cuda": "cu"}
+
+
+def functors_header(shard: int, dtype: str) -> str:
+    return f"kernels/shard{shard}/functors_{dtype}.h"
+
+
+def unit(shard: int, backend: str, dtype: str) -> str:
+    return f"kernels/shard{shard}/{backend}_{dtype}.{BACKEND_EXT[backend]}"
 
 
 def outputs() -> List[str]:
-    return ["kernels/functors.h"] + [BACKEND_UNIT[b].format(dtype=t) for b in BACKEND_UNIT for t in DTYPES]
+    files = []
+    for s in range(NUM_SHARDS):
+        for t in DTYPES:
+            files += [functors_header(s, t)] + [unit(s, b, t) for b in BACKEND_EXT]
+    return files
 
 
 def _functor(d: Declaration) -> Dict[str, object]:
@@ -29,11 +42,19 @@ def _functor(d: Declaration) -> Dict[str, object]:
 
 
 def emit(decls: List[Declaration]) -> Dict[str, str]:
+    # Note [Shards]: the header and units of (shard, dtype) hold only the ops of that
+    # shard that support the dtype, so editing an op rewrites the files of its dtypes alone.
+    # The copy kernels go to shard 0: units of their own would each pay the fixed cost of a
+    # unit (3 to 4 s of nvcc) for one instantiation.
     pointwise = [d for d in decls if isinstance(d.impl, Pointwise)]
-    files = {"kernels/functors.h": render("functors.h.j2", functors=[_functor(d) for d in pointwise])}
-    for backend, pattern in BACKEND_UNIT.items():
+    files = {}
+    for s, ops in enumerate(by_shard(pointwise, lambda d: d.name)):
         for t in DTYPES:
-            names = [f"{d.name}_op" for d in pointwise if t in d.dtypes[backend]]
-            files[pattern.format(dtype=t)] = render(
-                f"kernels_{backend}.j2", dtype=t, cpp_type=CPP_TYPE[t], functors=names)
+            here = [d for d in ops if t in d.dtypes["cpu"] or t in d.dtypes["cuda"]]
+            files[functors_header(s, t)] = render("functors.h.j2", shard=s, dtype=t,
+                                                  functors=[_functor(d) for d in here])
+            for backend in BACKEND_EXT:
+                names = [f"{d.name}_op" for d in here if t in d.dtypes[backend]]
+                files[unit(s, backend, t)] = render(f"kernels_{backend}.j2", dtype=t, cpp_type=CPP_TYPE[t],
+                                                    shard=s, functors=names, copy=s == 0)
     return files

@@ -5,7 +5,7 @@ from typing import Dict, List, Tuple
 
 from codegen.api import cpp
 from codegen.api.python import Binding, Overload, arg_kind, bindings, default_spec, return_types
-from codegen.dest.common import c_string, render
+from codegen.dest.common import NUM_SHARDS, by_shard, c_string, render
 from codegen.model import Declaration, Param, PythonImpl, ReturnField
 
 _ACCESSOR = {
@@ -168,20 +168,31 @@ def _return_type_entry(name: str, fields: Tuple[ReturnField, ...]) -> Dict[str, 
                 doc=c_string(f"{name}({listed}): the named tuple that {name}() returns."))
 
 
+def bindings_unit(shard: int) -> str:
+    return f"python/bindings_shard{shard}.cpp"
+
+
+def outputs() -> List[str]:
+    return ["python/method_tables.cpp", *(bindings_unit(s) for s in range(NUM_SHARDS)),
+            "python/python_impls.h", "python/function_names.py", "python/return_types.h"]
+
+
 def emit(decls: List[Declaration]) -> Dict[str, str]:
     methods, functions = bindings(decls)
+    method_rows, function_rows = [_binding(b) for b in methods], [_binding(b) for b in functions]
     impls = sorted({fn.prototype(defaults=False) for d in decls if isinstance(d.impl, PythonImpl)
                     for fn in cpp.functions(d)})
-    return {
-        "python/tensor_methods.cpp": render("bindings.cpp.j2", kind="methods", table="tensor_methods",
-                                            bindings=[_binding(b) for b in methods]),
-        "python/functions.cpp": render("bindings.cpp.j2", kind="functions", table="module_functions",
-                                       bindings=[_binding(b) for b in functions]),
+    files = {
+        "python/method_tables.cpp": render("method_tables.cpp.j2", methods=method_rows, functions=function_rows),
         "python/python_impls.h": render("python_impls.h.j2", prototypes=impls),
         "python/function_names.py": render("function_names.py.j2", names=[b.name for b in functions]),
         "python/return_types.h": render("return_types.h.j2",
                                         types=[_return_type_entry(*t) for t in return_types(decls)]),
     }
+    # Note [Shards]: a binding goes with the op that declares it.
+    for s, rows in enumerate(by_shard(method_rows + function_rows, lambda row: row["b"].overloads[0].decl.name)):
+        files[bindings_unit(s)] = render("bindings.cpp.j2", shard=s, bindings=rows)
+    return files
 
 
 def names(decls: List[Declaration]) -> Tuple[List[str], List[str]]:

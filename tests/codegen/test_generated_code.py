@@ -24,13 +24,22 @@ _PROTOTYPE = re.compile(r"^(?!//)\S[^\n(]* (?P<name>\w+)\(", re.M)
 
 
 def _definitions(ops_cpp: str) -> Iterator[Tuple[str, Dict[str, str], str]]:
-    """(name, {parameter: C++ type}, body) of every function ops.cpp defines."""
+    """(name, {parameter: C++ type}, body) of every function the ops units define."""
     for m in _DEFINITION.finditer(ops_cpp):
         params = {}
         for p in filter(None, m["params"].split(", ")):
             ptype, pname = p.rsplit(" ", 1)
             params[pname] = ptype
         yield m["name"], params, m["body"]
+
+
+def _read_shards(out: Path, pattern: str) -> str:
+    """The generated files matching `pattern` (one per shard, Note [Shards]), one after the other."""
+    return "".join(p.read_text(encoding="utf-8") for p in sorted(out.glob(pattern)))
+
+
+def _ops_cpp(out: Path) -> str:
+    return _read_shards(out, "core/ops_shard*.cpp")
 
 
 def _generate(run_codegen, out: Path, decl_dir: Path) -> Optional[Path]:
@@ -64,20 +73,20 @@ def _undeclared_calls(ops_cpp: str, ops_h: str) -> List[str]:
 
 @pytest.mark.parametrize("which", sorted(DECLARATION_SETS))
 def test_pointwise_bodies_pass_tensors_and_scalars_apart(which, run_codegen, tmp_path) -> None:
-    """In ops.cpp, detail::pointwise gets operands (Tensors or Scalars) as inputs and Scalars as constants."""
+    """In the ops units, detail::pointwise gets operands (Tensors or Scalars) as inputs and Scalars as constants."""
     out = _generate(run_codegen, tmp_path, DECLARATION_SETS[which])
     assert out is not None
-    ops_cpp = (out / "core" / "ops.cpp").read_text(encoding="utf-8")
+    ops_cpp = _ops_cpp(out)
     assert _POINTWISE_CALL.search(ops_cpp), "no pointwise body found: has the emitted form changed?"
     assert _misplaced_pointwise_arguments(ops_cpp) == []
 
 
 @pytest.mark.parametrize("which", sorted(DECLARATION_SETS))
 def test_ops_cpp_calls_only_declared_functions(which, run_codegen, tmp_path) -> None:
-    """Every wick function an ops.cpp body calls is declared in ops.h."""
+    """Every wick function a body in the ops units calls is declared in ops.h."""
     out = _generate(run_codegen, tmp_path, DECLARATION_SETS[which])
     assert out is not None
-    ops_cpp = (out / "core" / "ops.cpp").read_text(encoding="utf-8")
+    ops_cpp = _ops_cpp(out)
     ops_h = (out / "include" / "wick" / "ops.h").read_text(encoding="utf-8")
     assert any(_CALL.search(body) for _, _, body in _definitions(ops_cpp)), "no call found: has the form changed?"
     assert _undeclared_calls(ops_cpp, ops_h) == []
@@ -97,7 +106,7 @@ def test_scalar_overload_declared_first(write_declarations, run_codegen, tmp_pat
 """)
     out = _generate(run_codegen, tmp_path / "out", decl_dir)
     if out is not None:
-        assert _misplaced_pointwise_arguments((out / "core" / "ops.cpp").read_text(encoding="utf-8")) == []
+        assert _misplaced_pointwise_arguments(_ops_cpp(out)) == []
 
 
 def test_cpp_op_in_place_without_out_form(write_declarations, run_codegen, tmp_path) -> None:
@@ -113,7 +122,7 @@ def test_cpp_op_in_place_without_out_form(write_declarations, run_codegen, tmp_p
 """)
     out = _generate(run_codegen, tmp_path / "out", decl_dir)
     if out is not None:
-        ops_cpp = (out / "core" / "ops.cpp").read_text(encoding="utf-8")
+        ops_cpp = _ops_cpp(out)
         ops_h = (out / "include" / "wick" / "ops.h").read_text(encoding="utf-8")
         assert _undeclared_calls(ops_cpp, ops_h) == []
 
@@ -131,7 +140,7 @@ def test_python_op_with_out_form_uses_out(write_declarations, run_codegen, tmp_p
 """)
     out = _generate(run_codegen, tmp_path / "out", decl_dir)
     if out is not None:
-        functions = (out / "python" / "functions.cpp").read_text(encoding="utf-8")
+        functions = _read_shards(out, "python/bindings_shard*.cpp")
         body = functions[functions.index("PyObject* Function_from_list("):]
         body = body[:body.index("\n}\n")]
         assert '{"out", ArgKind::Tensor' in functions, "the binding no longer accepts out=: update this test"
@@ -165,9 +174,12 @@ def test_cpp_only_op_has_cpp_functions_and_no_binding(run_codegen, tmp_path) -> 
     assert out is not None
     ops_h = (out / "include" / "wick" / "ops.h").read_text(encoding="utf-8")
     assert {"div_trunc", "div_trunc_", "div_trunc_out"} <= set(_PROTOTYPE.findall(ops_h))
-    for python_side in ("python/functions.cpp", "python/tensor_methods.cpp", "python/_C.pyi", "python/__init__.pyi",
-                        "python/function_names.py", "tests/test_generated_ops.py"):
-        assert "div_trunc" not in (out / python_side).read_text(encoding="utf-8"), python_side
+    python_side = {"bindings": _read_shards(out, "python/bindings_shard*.cpp"),
+                   "method tables": _read_shards(out, "python/method_tables.cpp")}
+    for relpath in ("python/_C.pyi", "python/__init__.pyi", "python/function_names.py", "tests/test_generated_ops.py"):
+        python_side[relpath] = (out / relpath).read_text(encoding="utf-8")
+    for where, text in python_side.items():
+        assert "div_trunc" not in text, where
 
 
 def test_an_alias_declares_and_defines_its_cpp_function_once(run_codegen, tmp_path) -> None:
@@ -175,10 +187,10 @@ def test_an_alias_declares_and_defines_its_cpp_function_once(run_codegen, tmp_pa
     out = _generate(run_codegen, tmp_path, DECLARATION_SETS["golden"])
     assert out is not None
     ops_h = (out / "include" / "wick" / "ops.h").read_text(encoding="utf-8")
-    ops_cpp = (out / "core" / "ops.cpp").read_text(encoding="utf-8")
+    ops_cpp = _ops_cpp(out)
     assert _PROTOTYPE.findall(ops_h).count("cat") == 1 and _PROTOTYPE.findall(ops_h).count("cat_out") == 1
     assert [name for name, _, _ in _definitions(ops_cpp)].count("cat") == 1
-    functions = (out / "python" / "functions.cpp").read_text(encoding="utf-8")
+    functions = _read_shards(out, "python/bindings_shard*.cpp")
     for binding in ("Function_cat(", "Function_concat("):
         body = functions[functions.index(f"PyObject* {binding}"):]
         body = body[:body.index("\n}\n")]

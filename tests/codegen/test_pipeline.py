@@ -17,8 +17,10 @@ from typing import Dict, List, Tuple
 import pytest
 
 from codegen import gen, yaml_loader
+from codegen.dest import kernels
+from codegen.dest.common import NUM_SHARDS, shard_of
 from codegen.errors import DeclarationError, Location
-from codegen.model import ErrorAt, Signature
+from codegen.model import DTYPES, ErrorAt, Pointwise, Signature
 from codegen.writer import FileManager
 
 REPO = Path(__file__).resolve().parents[2]
@@ -115,20 +117,45 @@ def test_second_run_rewrites_no_file(run_codegen, tmp_path: Path) -> None:
     assert f" 0 of {len(gen.OUTPUTS)} files rewritten" in run.out
 
 
-def test_editing_a_doc_rewrites_only_the_bindings(run_codegen, tmp_path: Path) -> None:
-    """Changing one op's doc rewrites the binding tables and nothing that core or kernels compile."""
+def _rewritten_after_edit(run_codegen, tmp_path: Path, file: str, old: str, new: str) -> List[str]:
+    """The outputs that regenerating rewrites after replacing `old` by `new` in declarations/`file`."""
     decl_dir = tmp_path / "declarations"
     shutil.copytree(DECLARATIONS, decl_dir)
     _generate(run_codegen, tmp_path / "out", decl_dir)
-    shape = decl_dir / "shape.yaml"
-    text = shape.read_text(encoding="utf-8")
-    edited = text.replace("doc: A contiguous copy of ``self``.", "doc: A contiguous copy of ``self`` (edited).")
-    assert edited != text, "shape.yaml no longer has the doc this test edits"
-    shape.write_text(edited, encoding="utf-8")
+    path = decl_dir / file
+    text = path.read_text(encoding="utf-8")
+    assert text.count(old) == 1, f"{file} no longer has the text this test edits: {old!r}"
+    path.write_text(text.replace(old, new), encoding="utf-8")
     run = run_codegen("--declarations", str(decl_dir), "--out", str(tmp_path / "out"), "--verbose")
     assert run.rc == 0, run.err
-    rewritten = sorted(line.strip() for line in run.out.splitlines()[1:])
-    assert rewritten == ["python/functions.cpp", "python/tensor_methods.cpp"]
+    return sorted(line.strip() for line in run.out.splitlines()[1:])
+
+
+def test_editing_a_doc_rewrites_only_the_method_tables(run_codegen, tmp_path: Path) -> None:
+    """Changing one op's doc rewrites the PyMethodDef tables and nothing that core, kernels or wrappers compile."""
+    rewritten = _rewritten_after_edit(run_codegen, tmp_path, "shape.yaml", "doc: A contiguous copy of ``self``.",
+                                      "doc: A contiguous copy of ``self`` (edited).")
+    assert rewritten == ["python/method_tables.cpp"]
+
+
+def test_editing_an_expression_rewrites_the_functors_of_its_shard_and_dtypes(run_codegen, tmp_path: Path) -> None:
+    """Changing exp's expression rewrites the functor headers of exp's shard for exp's dtypes, and nothing else
+    (Note [Shards]): the CPU and CUDA units that include them are all that recompile."""
+    rewritten = _rewritten_after_edit(run_codegen, tmp_path, "pointwise.yaml", "pointwise: exp(self)\n",
+                                      "pointwise: exp(self * 1)\n")
+    exp = {d.name: d for d in gen.load_declarations([str(p) for p in DECLARATION_FILES])}["exp"]
+    dtypes = set(exp.dtypes["cpu"]) | set(exp.dtypes["cuda"])
+    assert 0 < len(dtypes) < len(DTYPES)
+    assert rewritten == sorted(kernels.functors_header(shard_of("exp"), t) for t in dtypes)
+
+
+def test_every_shard_holds_pointwise_ops() -> None:
+    """The hash spreads the real pointwise ops over every shard, none with more than twice its share."""
+    decls = [d for d in gen.load_declarations([str(p) for p in DECLARATION_FILES]) if isinstance(d.impl, Pointwise)]
+    counts = [0] * NUM_SHARDS
+    for d in decls:
+        counts[shard_of(d.name)] += 1
+    assert min(counts) > 0 and max(counts) <= 2 * len(decls) / NUM_SHARDS, counts
 
 
 def test_output_does_not_depend_on_hash_seed(tmp_path: Path) -> None:

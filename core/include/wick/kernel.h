@@ -2,8 +2,8 @@
 //
 // Every pointwise kernel is an explicit instantiation of cpu_pointwise_kernel
 // or cuda_pointwise_kernel for one functor, made in the per-dtype unit of its
-// backend (generated/kernels/{cpu,cuda}_<dtype>.*). Callers see only this
-// declaration and a table indexed by dtype.
+// backend in the op's shard (generated/kernels/shard<N>/{cpu,cuda}_<dtype>.*).
+// Callers see only this declaration and a table indexed by dtype.
 #pragma once
 
 #include "wick/dtype.h"
@@ -27,7 +27,8 @@ template <typename Op> void cuda_pointwise_kernel(TensorIter& iter, const Scalar
 template <typename Dst> void cpu_copy_kernel(TensorIter& iter);
 template <typename Dst> void cuda_copy_kernel(TensorIter& iter);
 
-// Filled by the generated per-dtype units (generated/core/kernel_tables.cpp).
+// Indexed by the destination dtype (generated/core/copy_kernels.cpp); the kernels are
+// instantiated in the per-dtype units of shard 0.
 extern const CopyFn kCpuCopyKernels[kNumDTypes];
 extern const CopyFn kCudaCopyKernels[kNumDTypes];
 
