@@ -75,22 +75,22 @@ def emit(decls: List[Declaration]) -> Dict[str, str]:
             bodies.append((fn, _pointwise_body(fn)))
         elif isinstance(fn.decl.impl, Cpp) and not cpp.hand_written(fn):
             bodies.append((fn, _derived_body(fn)))
-    pointwise = []
-    for d in decls:
-        if isinstance(d.impl, Pointwise):
-            entries = {b: [f"&{b}_pointwise_kernel<kernels::{_functor(d)}<{CPP_TYPE[t]}>>" if t in d.dtypes[b]
-                           else "nullptr" for t in DTYPES] for b in ("cpu", "cuda")}
-            pointwise.append(dict(decl=d, functor=_functor(d), entries=entries))
-    cpp_types = [CPP_TYPE[t] for t in DTYPES]
     files = {
         "include/wick/ops.h": render("ops.h.j2", functions=core_fns),
-        "core/copy_kernels.cpp": render("copy_tables.cpp.j2", cpp_types=cpp_types),
+        "core/copy_kernels.cpp": render("copy_tables.cpp.j2", cpp_types=[CPP_TYPE[t] for t in DTYPES]),
     }
-    shard_bodies = by_shard(bodies, lambda item: item[0].decl.name)
-    for s, shard_pointwise in enumerate(by_shard(pointwise, lambda p: p["decl"].name)):
-        files[ops_unit(s)] = render("ops.cpp.j2", shard=s, bodies=shard_bodies[s], pointwise=shard_pointwise,
-                                    dtypes=DTYPES)
+    shard_bodies = by_shard(bodies, lambda body: body[0].decl.name)
+    pointwise = [d for d in decls if isinstance(d.impl, Pointwise)]
+    for s, shard_pointwise in enumerate(by_shard(pointwise, lambda d: d.name)):
+        files[ops_unit(s)] = render("ops.cpp.j2", shard=s, bodies=shard_bodies[s],
+                                    pointwise=[_kernel_table(d) for d in shard_pointwise], dtypes=DTYPES)
     return files
+
+
+def _kernel_table(d: Declaration) -> Dict[str, object]:
+    entries = {b: [f"&{b}_pointwise_kernel<kernels::{_functor(d)}<{CPP_TYPE[t]}>>" if t in d.dtypes[b]
+                   else "nullptr" for t in DTYPES] for b in ("cpu", "cuda")}
+    return dict(decl=d, functor=_functor(d), entries=entries)
 
 
 def _python(fn: cpp.CppFunction) -> bool:

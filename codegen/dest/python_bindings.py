@@ -179,19 +179,20 @@ def outputs() -> List[str]:
 
 def emit(decls: List[Declaration]) -> Dict[str, str]:
     methods, functions = bindings(decls)
-    method_rows, function_rows = [_binding(b) for b in methods], [_binding(b) for b in functions]
+    rows = {b.c_name: _binding(b) for b in methods + functions}
     impls = sorted({fn.prototype(defaults=False) for d in decls if isinstance(d.impl, PythonImpl)
                     for fn in cpp.functions(d)})
     files = {
-        "python/method_tables.cpp": render("method_tables.cpp.j2", methods=method_rows, functions=function_rows),
+        "python/method_tables.cpp": render("method_tables.cpp.j2", methods=[rows[b.c_name] for b in methods],
+                                           functions=[rows[b.c_name] for b in functions]),
         "python/python_impls.h": render("python_impls.h.j2", prototypes=impls),
         "python/function_names.py": render("function_names.py.j2", names=[b.name for b in functions]),
         "python/return_types.h": render("return_types.h.j2",
                                         types=[_return_type_entry(*t) for t in return_types(decls)]),
     }
     # Note [Shards]: a binding goes with the op that declares it.
-    for s, rows in enumerate(by_shard(method_rows + function_rows, lambda row: row["b"].overloads[0].decl.name)):
-        files[bindings_unit(s)] = render("bindings.cpp.j2", shard=s, bindings=rows)
+    for s, shard in enumerate(by_shard(methods + functions, lambda b: b.overloads[0].decl.name)):
+        files[bindings_unit(s)] = render("bindings.cpp.j2", shard=s, bindings=[rows[b.c_name] for b in shard])
     return files
 
 

@@ -172,12 +172,16 @@ def test_output_does_not_depend_on_hash_seed(tmp_path: Path) -> None:
 
 
 def test_generation_fits_its_time_budget(tmp_path: Path) -> None:
-    """One in-process run over all declarations into an empty directory takes under 2 s (target: 1 s)."""
-    start = time.perf_counter()
+    """One in-process run over all declarations into an empty directory takes under 1 s of CPU.
+
+    CPU time, not wall time: the machines that run this are shared, and a busy one
+    stretches the wall time of the same work several times over.
+    """
+    start = time.process_time()
     rc = gen.main(["--declarations", str(DECLARATIONS), "--out", str(tmp_path)])
-    took = time.perf_counter() - start
+    took = time.process_time() - start
     assert rc == 0
-    assert took < 2.0, f"codegen took {took:.2f} s"
+    assert took < 1.0, f"codegen took {took:.2f} s of CPU"
 
 
 def test_command_line_reports_a_bad_declaration_without_traceback(tmp_path: Path) -> None:
