@@ -142,15 +142,15 @@ def test_lists_of_tensors_are_derived_and_sampled(write_declarations) -> None:
 def test_the_table_says_what_each_signature_returns(write_declarations) -> None:
     """A tensor, the fields of a named tuple, or a Tensor[], which the checker compares one by one."""
     decls = _load(write_declarations, """\
-- name: max
+- name: nanmedian
   signatures:
-    - (Tensor self) -> Tensor
     - (Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)
-  variants: [method, function]
-  cpp: max
-  doc: The largest elements.
-  numpy: max
-  dtypes: all
+    - (Tensor self) -> Tensor
+  variants: [function]
+  cpp: nanmedian
+  doc: The medians, NaN left out.
+  numpy: nanmedian
+  dtypes: [float32]
 - name: unbind
   signatures:
     - (Tensor self, int dim=0) -> Tensor[]
@@ -160,7 +160,7 @@ def test_the_table_says_what_each_signature_returns(write_declarations) -> None:
   numpy: unbind
   dtypes: all
 """)
-    assert [s.signature for s in decls["max"].samples] == [0, 1]
+    assert [s.signature for s in decls["nanmedian"].samples] == [0, 1]
     table = test_table.emit(list(decls.values()))["tests/test_generated_ops.py"]
-    assert 'returns=("Tensor", ("values", "indices"),),' in table
+    assert 'returns=(("values", "indices"), "Tensor",),' in table
     assert 'returns=("Tensor[]",),' in table
