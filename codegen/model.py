@@ -504,6 +504,11 @@ def _check_numpy_reference(numpy: str, sigs: List[Signature], raw_sigs: NodeList
         if sig.returns not in ("Tensor", "Tensor(a!)", "Tensor[]") and not sig.fields:
             raise ErrorAt(loc, name)("generated tests compare tensors (one, a tuple or a list of them), "
                                      f"and this signature returns {sig.returns}", "drop 'numpy:' and test it by hand")
+        fields = {f.name for f in sig.fields}
+        if {"values", "indices"} <= fields and not (sig.param("self") and sig.param("dim")):
+            raise ErrorAt(loc, name)("generated tests check 'indices' as positions along 'dim' of 'self' "
+                                     "(Note [Tied indices] in tests/python/opcheck.py), and this signature lacks one",
+                                     "name the fields otherwise, or drop 'numpy:' and test it by hand")
 
 
 def _parse_test_keys(node: Node, name: str, kind: str, numpy: Optional[str], sigs: List[Signature],
