@@ -50,7 +50,9 @@ FLOAT_FUNCTIONS: FrozenSet[str] = frozenset({
     "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt", "rsqrt", "sin", "cos", "tan", "asin",
     "acos", "atan", "atan2", "sinh", "cosh", "tanh", "erf", "sigmoid", "silu", "gelu", "frac",
 })
-DOMAINS = ("any", "positive", "unit", "nonzero")
+# The values the generated tests draw (tests/python/reference.py, random_values); `nonfinite`
+# puts NaN and infinities among the floats.
+DOMAINS = ("any", "positive", "unit", "nonzero", "nonfinite")
 MAX_OPERANDS = 5  # TensorIter::kMaxOperands less the output
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
@@ -477,10 +479,6 @@ def parse_declaration(node: Node) -> Declaration:
     tested_samples = _parse_test_keys(node, name, kind, numpy, sigs, at_key)
     if kind != "pointwise" and "dtypes" in node:
         dtypes = _parse_dtypes(node, name, at_value)
-    if numpy is not None and isinstance(impl, Pointwise):
-        for c in impl.constants:
-            if sigs[0].param(c).default is None:  # type: ignore[union-attr]
-                raise at_key("numpy")(f"generated tests need a default for the Scalar parameter '{c}'")
     domain = get_choice("domain", DOMAINS)
     # Releasing the GIL costs more than a metadata-only op (dim(), a view) takes.
     releases_gil = get_bool("releases_gil") if "releases_gil" in node else not isinstance(impl, PythonImpl)
@@ -503,9 +501,14 @@ def _check_numpy_reference(numpy: str, sigs: List[Signature], raw_sigs: NodeList
         params = {p.name for s in sigs for p in s.params}
         _check_python_expr(numpy, params | {"np", "math"}, at_value("numpy"), functions=None)
     for sig, loc in zip(sigs, raw_sigs.item_locs):
-        if sig.returns not in ("Tensor", "Tensor(a!)"):
-            raise ErrorAt(loc, name)(f"generated tests compare tensors, and this signature returns {sig.returns}",
-                                     "drop 'numpy:' and test it by hand")
+        if sig.returns not in ("Tensor", "Tensor(a!)", "Tensor[]") and not sig.fields:
+            raise ErrorAt(loc, name)("generated tests compare tensors (one, a tuple or a list of them), "
+                                     f"and this signature returns {sig.returns}", "drop 'numpy:' and test it by hand")
+        fields = {f.name for f in sig.fields}
+        if {"values", "indices"} <= fields and not (sig.param("self") and sig.param("dim")):
+            raise ErrorAt(loc, name)("generated tests check 'indices' as positions along 'dim' of 'self' "
+                                     "(Note [Tied indices] in tests/python/opcheck.py), and this signature lacks one",
+                                     "name the fields otherwise, or drop 'numpy:' and test it by hand")
 
 
 def _parse_test_keys(node: Node, name: str, kind: str, numpy: Optional[str], sigs: List[Signature],

@@ -1,14 +1,20 @@
 """The arguments the generated tests call an op with: `samples:` of a declaration, checked here.
 
 A sample names some of the op's parameters with a value each: a Tensor's shape
-(`[]` for 0-d), an int, a list of ints, a number, a bool, a dtype name or null.
-The parameters it leaves out that have a default keep it; the others get a
+(`[]` for 0-d), a list of shapes for a Tensor[] (null for a None element of a
+Tensor?[]), an int, a list of ints, a number, a bool, a string, a dtype name or
+null. The parameters it leaves out that have a default keep it; the others get a
 value derived from their role, which the name and type of a parameter decide:
 
-    tensor  a Tensor of the dtype under test       index  an int64 Tensor of valid indices
-    mask    a bool Tensor                           dim    an int or int[] naming dims of self
-    size    an int[] of sizes (size, shape, sizes)  dtype  a ScalarType
-    value   anything else
+    tensor   a Tensor of the dtype under test
+    tensors  a Tensor[] of the dtype under test
+    index    an int64 Tensor of valid indices
+    indices  a Tensor?[] of int64 Tensors, the i-th indexing dim i of self (a Tensor[] named indices)
+    mask     a bool Tensor
+    dim      an int or int[] naming dims of self
+    size     an int[] of sizes (size, shape, sizes)
+    dtype    a ScalarType
+    value    anything else
 
 tests/python/opcheck.py lays the tensors out (contiguous, transposed, 0-d, empty...)
 and moves dims and sizes along with the shapes; see Note [Sample roles] there.
@@ -30,12 +36,17 @@ SIZE_NAMES = frozenset({"size", "shape", "sizes"})
 DERIVED_DIMS = (0, -1, 1)
 DERIVED_SHAPE = (3, 4)
 DERIVED_SIZES = (2, 6)
+# A Tensor[] is three tensors of one shape; a Tensor?[] of indices, one that indexes dim 0.
+DERIVED_LIST = (DERIVED_SHAPE,) * 3
+DERIVED_INDICES = ((DERIVED_SHAPE[0],),)
 
 
 def role(param: Param) -> str:
     """What a parameter is to the generated tests (see the module docstring)."""
     t = param.type
-    if t.base == "Tensor" and not t.is_list:
+    if t.base == "Tensor" and t.is_list:
+        return "indices" if param.name == "indices" else "tensors"
+    if t.base == "Tensor":
         return param.name if param.name in ("index", "mask") else "tensor"
     if t.base == "int" and param.name in DIM_NAMES:
         return "dim"
@@ -58,6 +69,10 @@ def _derived(param: Param, dim_index: int) -> object:
     r, t = role(param), param.type
     if r in ("tensor", "index", "mask"):
         return DERIVED_SHAPE
+    if r == "tensors":
+        return DERIVED_LIST
+    if r == "indices":
+        return DERIVED_INDICES
     if r == "dim":
         d = DERIVED_DIMS[dim_index % len(DERIVED_DIMS)]
         return (d,) if t.is_list else d
@@ -78,7 +93,11 @@ def _fits(param: Param, value: object, dtypes: Sequence[str]) -> Optional[str]:
         return isinstance(v, list) and all(isinstance(i, int) and not isinstance(i, bool)
                                            and (low is None or i >= low) for i in v)
 
-    if t.base == "Tensor" and not t.is_list:
+    if t.base == "Tensor" and t.is_list:
+        if not isinstance(value, list) or not value or not all(v is None or ints(v, 0) for v in value):
+            return "a Tensor[] is sampled by a non-empty list of shapes, one per tensor"
+        return None if t.elem_optional or None not in value else "only a Tensor?[] may hold null"
+    if t.base == "Tensor":
         return None if ints(value, 0) else "a Tensor is sampled by its shape: a list of sizes >= 0 ([] for 0-d)"
     if t.base == "int" and t.is_list:
         return None if ints(value) else "give a list of ints"
@@ -92,6 +111,8 @@ def _fits(param: Param, value: object, dtypes: Sequence[str]) -> Optional[str]:
         return None if isinstance(value, bool) else "give true or false"
     if t.base == "ScalarType":
         return None if value in dtypes else f"give a dtype name{_hint(str(value), dtypes)}"
+    if t.base == "str":
+        return None if isinstance(value, str) else "give a string"
     return f"a '{t}' parameter cannot be sampled"
 
 
@@ -115,8 +136,13 @@ def _complete(sigs: Sequence[Signature], index: int, given: Dict[str, object], l
                 return None
         if role(p) == "dim" and p.default is None:
             dims += 1
-        args.append((p.name, tuple(value) if isinstance(value, list) else value))
+        args.append((p.name, _frozen(value)))
     return Sample(index, tuple(args), loc)
+
+
+def _frozen(value: object) -> object:
+    """`value` with its lists, and theirs, as tuples."""
+    return tuple(_frozen(v) for v in value) if isinstance(value, (list, tuple)) else value
 
 
 def derive(sigs: Sequence[Signature], index: int, loc: Location) -> Optional[Sample]:
@@ -162,7 +188,7 @@ def parse(node: Node, name: str, sigs: Sequence[Signature], dtypes: Sequence[str
         sample = next((s for s in (_complete(sigs, i, item, loc) for i in fit) if s), None)
         if sample is None:
             raise DeclarationError(loc, "the sample leaves out a parameter whose value cannot be derived", name,
-                                   "give every parameter of type Device or object")
+                                   "give every parameter of type str, Device or object")
         if any((s.signature, s.args) == (sample.signature, sample.args) for s in samples):
             raise DeclarationError(loc, "sample given twice", name)
         samples.append(sample)

@@ -1,12 +1,13 @@
 """Differential tests against NumPy: one table row per op that names a `numpy:` reference.
 
-A row holds the op's signatures (each parameter with its role, codegen/samples.py),
-the calls to make (its samples), the dtypes it takes and its forms; a pointwise row
-also says how its result dtype follows from its inputs. tests/python/opcheck.py
-runs every row in every layout.
+A row holds the op's signatures (each parameter with its role, codegen/samples.py, and
+what it returns), the calls to make (its samples), the dtypes it takes and its forms;
+a pointwise row also says how its result dtype follows from its inputs.
+tests/python/opcheck.py runs every row in every layout.
 """
 from __future__ import annotations
 
+import json
 from typing import Dict, List, Tuple
 
 from codegen import samples
@@ -22,6 +23,14 @@ def _signature(sig: Signature) -> List[str]:
         extra += ", kw=True" if p.kwarg_only else ""
         entries.append(f'P("{p.name}", "{samples.role(p)}"{extra})')
     return entries
+
+
+def _returns(sig: Signature) -> str:
+    """What a signature returns, as the checker reads it: "Tensor", "Tensor[]" (a tuple of tensors)
+    or the names of the fields of a named tuple."""
+    if sig.fields:
+        return _literal(tuple(f.name for f in sig.fields))
+    return _literal("Tensor[]" if sig.returns == "Tensor[]" else "Tensor")
 
 
 def reference(d: Declaration) -> str:
@@ -56,7 +65,9 @@ def _row(d: Declaration) -> Dict[str, object]:
         sigs, sample = (first,), samples.derive(d.signatures, 0, d.loc)
         assert sample is not None, "a pointwise op has Tensor and Scalar parameters, which are derived"
         tested = (sample,)
-        constants = {c: first.param(c).default for c in impl.constants}  # type: ignore[union-attr]
+        # A constant without default takes its derived value (fill_'s value).
+        derived = dict(sample.args)
+        constants = {c: first.param(c).default or derived[c] for c in impl.constants}  # type: ignore[union-attr]
         row["pointwise"] = dict(
             promote=impl.promote,
             output=impl.output,
@@ -69,14 +80,20 @@ def _row(d: Declaration) -> Dict[str, object]:
     else:
         sigs, tested = d.signatures, d.samples
     row["signatures"] = [_signature(s) for s in sigs]
+    row["returns"] = [_returns(s) for s in sigs]
     row["samples"] = [(s.signature, ", ".join(f'"{k}": {_literal(v)}' for k, v in s.args)) for s in tested]
     return row
 
 
 def _literal(value: object) -> str:
-    """`value` as Python source; infinities (`.inf` in YAML) through math."""
+    """`value` as Python source, strings in double quotes; infinities (`.inf` in YAML) through math."""
     if isinstance(value, float) and value in (float("inf"), float("-inf")):
         return "math.inf" if value > 0 else "-math.inf"
+    if isinstance(value, str):
+        return json.dumps(value)
+    if isinstance(value, tuple):
+        items = [_literal(v) for v in value]
+        return f"({items[0]},)" if len(items) == 1 else f"({', '.join(items)})"
     return repr(value)
 
 

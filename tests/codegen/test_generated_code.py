@@ -148,7 +148,7 @@ def test_python_op_with_out_form_uses_out(write_declarations, run_codegen, tmp_p
 
 
 def test_numpy_tested_op_with_a_constant_without_default(write_declarations, run_codegen, tmp_path) -> None:
-    """A `numpy:` op whose Scalar has no default gets a value in the test table, or is rejected."""
+    """A `numpy:` op whose Scalar has no default gets its derived value in the test table (as fill_)."""
     decl_dir = write_declarations(ops="""\
 - name: scale
   signatures:
@@ -160,12 +160,12 @@ def test_numpy_tested_op_with_a_constant_without_default(write_declarations, run
   numpy: self * factor
 """)
     out = _generate(run_codegen, tmp_path / "out", decl_dir)
-    if out is not None:
-        table = (out / "tests" / "test_generated_ops.py").read_text(encoding="utf-8")
-        constants = re.search(r"^ +constants=\{(?P<items>.*)\},$", table, re.M)
-        assert constants, "no constants= line: has the table's form changed?"
-        # tests/python/opcheck.py computes `default + 1`: None cannot stand for a value.
-        assert "None" not in constants["items"], constants[0]
+    assert out is not None
+    table = (out / "tests" / "test_generated_ops.py").read_text(encoding="utf-8")
+    constants = re.search(r"^ +constants=\{(?P<items>.*)\},$", table, re.M)
+    assert constants, "no constants= line: has the table's form changed?"
+    # tests/python/opcheck.py computes `default + 1`: None cannot stand for a value.
+    assert constants["items"] == '"factor": 2', constants[0]
 
 
 def test_cpp_only_op_has_cpp_functions_and_no_binding(run_codegen, tmp_path) -> None:

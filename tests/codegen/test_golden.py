@@ -47,7 +47,8 @@ def _update(generated: Path) -> None:
 def test_golden_declarations_cover_every_kind_of_op() -> None:
     """The golden input has pointwise (with in-place, out, Scalar overloads), cpp, method-only and python ops,
     list and string parameters, list returns, an alias, a C++-only op,
-    and a cpp op returning a tuple, with out=."""
+    and a cpp op returning a tuple, with out=; NumPy references for ops returning a tensor, a tuple and
+    a list, and taking a Tensor[], a Tensor?[] and a str."""
     decls = {d.name: d for d in gen.load_declarations(sorted(str(p) for p in DECLARATIONS.glob("*.yaml")))}
     add = decls["add"]
     assert add.inplace and add.out and {"Tensor", "Scalar"} <= {s.params[1].type.base for s in add.signatures}
@@ -61,6 +62,7 @@ def test_golden_declarations_cover_every_kind_of_op() -> None:
     assert str(decls["div"].signatures[0].params[2].type) == "str?"
     assert decls["div_trunc"].variants == frozenset() and decls["div_trunc"].inplace and decls["div_trunc"].out
     assert decls["sort"].out and [f.name for f in decls["sort"].signatures[0].fields] == ["values", "indices"]
+    assert all(decls[op].numpy for op in ("mm", "sort", "split", "cat", "index_put_", "div"))
 
 
 def test_output_matches_golden_files(run_codegen, tmp_path: Path) -> None:

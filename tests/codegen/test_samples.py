@@ -103,3 +103,64 @@ def test_every_reference_function_exists() -> None:
     missing = {op: function for op, function in named.items() if function not in defined}
     assert not missing, f"not defined in {NUMPY_REF.name}: {missing}"
     assert len(named) >= 40
+
+
+def test_lists_of_tensors_are_derived_and_sampled(write_declarations) -> None:
+    """A Tensor[] is three (3, 4) tensors, a Tensor?[] named indices one index of dim 0; a sample gives
+    a list of shapes, with null for a None element of a Tensor?[], and strings for str parameters."""
+    decls = _load(write_declarations, """\
+- name: stack
+  signatures:
+    - (Tensor[] tensors, int dim=0) -> Tensor
+  variants: [function]
+  cpp: stack
+  doc: Joined along a new dim.
+  numpy: np.stack(tensors, dim)
+  dtypes: all
+- name: put
+  signatures:
+    - (Tensor self, Tensor?[] indices, Tensor values, *, str? mode=None) -> Tensor
+  variants: [method]
+  cpp: put
+  doc: A copy with values put at indices.
+  numpy: put
+  dtypes: all
+  samples:
+    - {}
+    - {indices: [null, [4]], values: [3, 4], mode: fast}
+""")
+    assert [dict(s.args) for s in decls["stack"].samples] == [{"tensors": ((3, 4), (3, 4), (3, 4))}]
+    assert [dict(s.args) for s in decls["put"].samples] == [
+        {"self": (3, 4), "indices": ((3,),), "values": (3, 4)},
+        {"self": (3, 4), "indices": (None, (4,)), "values": (3, 4), "mode": "fast"},
+    ]
+    table = test_table.emit(list(decls.values()))["tests/test_generated_ops.py"]
+    assert '(P("tensors", "tensors"), P("dim", "dim", 0),),' in table
+    assert 'S(0, {"self": (3, 4), "indices": (None, (4,)), "values": (3, 4), "mode": "fast"}),' in table
+
+
+def test_the_table_says_what_each_signature_returns(write_declarations) -> None:
+    """A tensor, the fields of a named tuple, or a Tensor[], which the checker compares one by one."""
+    decls = _load(write_declarations, """\
+- name: nanmedian
+  signatures:
+    - (Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)
+    - (Tensor self) -> Tensor
+  variants: [function]
+  cpp: nanmedian
+  doc: The medians, NaN left out.
+  numpy: nanmedian
+  dtypes: [float32]
+- name: unbind
+  signatures:
+    - (Tensor self, int dim=0) -> Tensor[]
+  variants: [method]
+  cpp: unbind
+  doc: Views along dim.
+  numpy: unbind
+  dtypes: all
+""")
+    assert [s.signature for s in decls["nanmedian"].samples] == [0, 1]
+    table = test_table.emit(list(decls.values()))["tests/test_generated_ops.py"]
+    assert 'returns=(("values", "indices"), "Tensor",),' in table
+    assert 'returns=("Tensor[]",),' in table

@@ -7,6 +7,7 @@ that the generated test expects wick to raise too; where PyTorch is more lenient
 0 and -1 of a 0-d tensor), it follows PyTorch.
 """
 import math
+import numbers
 
 import numpy as np
 
@@ -26,7 +27,7 @@ def tagged(a, wick_dtype):
 
 def _dim(d, ndim):
     """A PyTorch dim as an index in [0, ndim); a 0-d tensor has the dims 0 and -1."""
-    n = max(ndim, 1)
+    n = ndim or 1
     if not -n <= d < n:
         raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {d})")
     return d % n
@@ -103,6 +104,26 @@ def argmin(self, dim=None, keepdim=False):
     return _arg(np.argmin, self, dim, keepdim)
 
 
+def _extreme(a, dim, keepdim, other, fn, arg, pairwise):
+    """max and min: of every element; along dim, with the index of the first (NaN propagates, and
+    NumPy's arg functions find the first NaN); or elementwise with `other`."""
+    if other is not None:
+        return pairwise(a, other)
+    if dim is None:
+        if a.size == 0:
+            raise RuntimeError("Expected reduction dim to be specified for input.numel() == 0")
+        return fn(a)
+    return _reduce(fn, a, dim, keepdim), _arg(arg, a, dim, keepdim)
+
+
+def max(self, dim=None, keepdim=False, other=None):
+    return _extreme(self, dim, keepdim, other, np.amax, np.argmax, np.maximum)
+
+
+def min(self, dim=None, keepdim=False, other=None):
+    return _extreme(self, dim, keepdim, other, np.amin, np.argmin, np.minimum)
+
+
 def _all_any(fn, a, dim, keepdim):
     r = _reduce(fn, a, dim, keepdim)
     return r.astype(np.uint8) if a.dtype == np.uint8 else r  # as PyTorch 1.13
@@ -145,6 +166,94 @@ def cumsum(self, dim, dtype=None):
 
 def cumprod(self, dim, dtype=None):
     return _scan(np.cumprod, self, dim, dtype)
+
+
+# --- sorting and selection (Note [Tied indices] in opcheck.py) --------------------------------------
+
+def sort(self, dim=-1, descending=False, stable=False):
+    """The stable order, NaN above every number: one of the orders an unstable sort may give."""
+    if self.ndim == 0:
+        _dim(dim, 0)
+        return self, np.zeros((), np.int64)
+    d = _dim(dim, self.ndim)
+    if descending:  # the largest first, NaN above them; equal elements in their order
+        key = np.moveaxis(self.astype(np.float64), d, -1)
+        order = np.moveaxis(np.lexsort((-np.nan_to_num(key), ~np.isnan(key)), axis=-1), -1, d)
+    else:
+        order = np.argsort(self, axis=d, kind="stable")
+    return np.take_along_axis(self, order, d), order
+
+
+def argsort(self, dim=-1, descending=False, stable=False):
+    return sort(self, dim, descending)[1]
+
+
+def _line_size(a, dim):
+    return a.shape[_dim(dim, a.ndim)] if a.ndim else 1
+
+
+def topk(self, k, dim=-1, largest=True, sorted=True):
+    """The first k of the stable order (PyTorch takes equal elements in their order); a 0-d
+    self gives itself for k=0 too, as PyTorch does."""
+    if not 0 <= k <= _line_size(self, dim):
+        raise RuntimeError("topk(): selected index k out of range")
+    values, indices = sort(self, dim, descending=largest)
+    if self.ndim == 0:
+        return values, indices
+    first = np.arange(k)
+    return np.take(values, first, _dim(dim, self.ndim)), np.take(indices, first, _dim(dim, self.ndim))
+
+
+def _select(values, indices, dim, position, keepdim):
+    """The element at `position` (an array broadcasting against each line) of sorted lines along dim, and its index."""
+    if values.ndim == 0:
+        return values, indices
+    d = _dim(dim, values.ndim)
+    position = np.broadcast_to(position, values.shape[:d] + (1,) + values.shape[d + 1:])
+    picked = [np.take_along_axis(a, position, d) for a in (values, indices)]
+    return tuple(a if keepdim else np.squeeze(a, d) for a in picked)
+
+
+def kthvalue(self, k, dim=-1, keepdim=False):
+    if not 1 <= k <= _line_size(self, dim):
+        raise RuntimeError("kthvalue(): selected number k out of range")
+    return _select(*sort(self, dim), dim, np.array(k - 1), keepdim)
+
+
+def _median(a, dim, keepdim, skip_nan):
+    """The lower median of each line along dim (of every element without dim) and its index. A line
+    holding NaN gives its first NaN (nanmedian: only where it holds nothing else)."""
+    if dim is None:
+        if a.size == 0 and a.dtype.kind != "f":
+            raise RuntimeError("median(): the median of no elements is NaN, which an integer dtype cannot hold")
+        return _median(a.reshape(-1), 0, False, skip_nan)[0] if a.size else np.array(np.nan, a.dtype)
+    if _line_size(a, dim) == 0:
+        raise IndexError("median(): Expected reduction dim to have non-zero size")
+    values, indices = sort(a, dim)  # NaN last, in their order
+    d = _dim(dim, a.ndim)
+    nans = np.isnan(values).sum(axis=d, keepdims=True) if a.ndim and a.dtype.kind == "f" else np.array(0)
+    numbers = _line_size(a, dim) - nans
+    position = np.maximum(numbers - 1, 0) // 2 if skip_nan else np.where(nans > 0, numbers, (numbers - 1) // 2)
+    return _select(values, indices, dim, position, keepdim)
+
+
+def median(self, dim=None, keepdim=False):
+    return _median(self, dim, keepdim, skip_nan=False)
+
+
+def nanmedian(self, dim=None, keepdim=False):
+    return _median(self, dim, keepdim, skip_nan=True)
+
+
+def _unique2(self, sorted=True, return_inverse=False, return_counts=False, dim=None):
+    """Sorted distinct elements (slices along dim), each NaN distinct; what is not asked for is empty."""
+    axis = None if dim is None else _dim(dim, self.ndim)
+    if axis is not None and 0 in self.shape[:axis] + self.shape[axis + 1:]:
+        raise RuntimeError("unique(): there are 0 sized dimensions, and they aren't selected")
+    output, inverse, counts = np.unique(self, return_inverse=True, return_counts=True, axis=axis, equal_nan=False)
+    nothing = np.zeros(0, np.int64)
+    inverse = inverse.reshape(self.shape) if axis is None else inverse
+    return output, inverse if return_inverse else nothing, counts if return_counts else nothing
 
 
 # --- shapes -----------------------------------------------------------------------------------------
@@ -260,6 +369,71 @@ def triu(self, diagonal=0):
     return np.triu(_matrices(self), diagonal)
 
 
+# --- joining and splitting --------------------------------------------------------------------------
+
+def cat(tensors, dim=0):
+    """np.concatenate, leaving out 1-d tensors without elements (PyTorch's legacy rule)."""
+    if [t for t in tensors if t.ndim == 0]:
+        raise RuntimeError("zero-dimensional tensor cannot be concatenated")
+    kept = [t for t in tensors if t.shape != (0,)]
+    if not kept:
+        return np.zeros(0, tensors[0].dtype)
+    return np.concatenate(kept, axis=_dim(dim, kept[0].ndim))
+
+
+def stack(tensors, dim=0):
+    return np.stack(tensors, axis=_dim(dim, tensors[0].ndim + 1))
+
+
+def hstack(tensors):
+    return np.hstack(tensors)
+
+
+def vstack(tensors):
+    return np.vstack(tensors)
+
+
+def _cut(a, dim, name):
+    if a.ndim == 0:
+        raise RuntimeError(f"{name}(): expects at least a 1-dimensional tensor")
+    return _dim(dim, a.ndim)
+
+
+def split_with_sizes(self, split_sizes, dim=0):
+    d = _cut(self, dim, "split_with_sizes")
+    sizes = np.array(split_sizes, dtype=np.int64)
+    if (sizes < 0).any() or sizes.sum() != self.shape[d]:
+        raise ValueError(f"split_with_sizes(): sizes {split_sizes} do not add up to {self.shape[d]}")
+    return np.split(self, np.cumsum(sizes)[:-1], axis=d)
+
+
+def split(self, split_size, dim=0):
+    """Pieces of split_size (the last one shorter; one piece of a dim of size 0), or of the sizes listed."""
+    if not isinstance(split_size, int):
+        return split_with_sizes(self, split_size, dim)
+    d = _cut(self, dim, "split")
+    size = self.shape[d]
+    if split_size < 0 or (split_size == 0 and size > 0):
+        raise ValueError(f"split(): split_size {split_size} cannot cut a dim of size {size}")
+    return np.split(self, np.arange(split_size, size, split_size) if split_size else [], axis=d)
+
+
+def chunk(self, chunks, dim=0):
+    """Pieces of ceil(size / chunks), so possibly fewer than chunks; `chunks` empty pieces of a dim of size 0."""
+    d = _cut(self, dim, "chunk")
+    if chunks <= 0:
+        raise ValueError("chunk(): chunks must be greater than 0")
+    size = self.shape[d]
+    return split(self, -(-size // chunks), dim) if size else [self] * chunks
+
+
+def unbind(self, dim=0):
+    if self.ndim == 0:
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+    d = _dim(dim, self.ndim)
+    return [np.take(self, i, axis=d) for i in range(self.shape[d])]
+
+
 # --- indexing ---------------------------------------------------------------------------------------
 
 def _along(index, dim):
@@ -369,6 +543,21 @@ def put(self, index, source, accumulate=False):
     return out
 
 
+def index_put(self, indices, values, accumulate=False):
+    """A copy of self with self[indices] = values (None indexing a whole dim), or += where
+    accumulate, repeated positions accumulating."""
+    if len(indices) > self.ndim:
+        raise IndexError(f"too many indices for tensor of dimension {self.ndim}")
+    where = tuple(slice(None) if i is None else i for i in indices)
+    out = self.copy()
+    values = np.broadcast_to(values, out[where].shape)
+    if accumulate:
+        np.add.at(out, where, values)
+    else:
+        out[where] = values
+    return out
+
+
 # --- linear algebra ---------------------------------------------------------------------------------
 
 def _rank(a, ndim, name):
@@ -411,6 +600,56 @@ def addbmm(self, batch1, batch2, beta=1, alpha=1):
 
 def baddbmm(self, batch1, batch2, beta=1, alpha=1):
     return _add_scaled(self, _rank(batch1, 3, "baddbmm") @ _rank(batch2, 3, "baddbmm"), beta, alpha)
+
+
+# --- pointwise --------------------------------------------------------------------------------------
+
+def _result_type(a, *others):
+    """PyTorch's result dtype for a tensor with tensors of its dtype and Python numbers: a float
+    makes an integer or bool tensor float32 (the default dtype), an int a bool tensor int64."""
+    dtype = a.dtype
+    for other in others:
+        if isinstance(other, np.ndarray):
+            dtype = np.promote_types(dtype, other.dtype)
+        elif isinstance(other, numbers.Integral):
+            dtype = np.dtype(np.int64) if dtype.kind == "b" and not isinstance(other, bool) else dtype
+        elif dtype.kind in "biu":
+            dtype = np.dtype(np.float32)
+    return dtype
+
+
+def div(self, other, rounding_mode=None):
+    """True division in a float dtype (float32 for integers), or rounded toward zero ('trunc') or
+    down ('floor') in the promoted dtype, computed in it."""
+    dtype = _result_type(self, other)
+    if rounding_mode is None:
+        dtype = dtype if dtype.kind == "f" else np.dtype(np.float32)
+    elif rounding_mode not in ("trunc", "floor"):
+        raise ValueError(f"div(): rounding_mode must be 'trunc', 'floor' or None, not {rounding_mode!r}")
+    a, b = self.astype(dtype), np.asarray(other).astype(dtype)
+    if rounding_mode == "floor":
+        return np.floor_divide(a, b)
+    quotient = np.true_divide(a, b)
+    return quotient if rounding_mode is None else np.trunc(quotient).astype(dtype)
+
+
+def clamp(self, min=None, max=None):
+    """At least min and at most max (max where min > max), in the promoted dtype; NaN stays NaN."""
+    if min is None and max is None:
+        raise ValueError("clamp(): at least one of 'min' or 'max' must not be None")
+    dtype = _result_type(self, *(bound for bound in (min, max) if bound is not None))
+    out = self.astype(dtype)
+    if min is not None:
+        out = np.maximum(out, np.asarray(min).astype(dtype))
+    return out if max is None else np.minimum(out, np.asarray(max).astype(dtype))
+
+
+def nan_to_num(self, nan=None, posinf=None, neginf=None):
+    """NaN and the infinities replaced; the defaults are those of self's NumPy dtype (for float16
+    and bfloat16, which compute in float32, samples give every value)."""
+    if self.dtype.kind != "f":
+        return self.copy()
+    return np.nan_to_num(self, nan=0.0 if nan is None else nan, posinf=posinf, neginf=neginf)
 
 
 # --- factories and conversions ----------------------------------------------------------------------

@@ -1,37 +1,63 @@
 """The checks behind generated/tests/test_generated_ops.py: one op against its NumPy reference.
 
 Each `Case` is a table row the generator writes from a declaration: its signatures,
-each parameter with its role (codegen/samples.py), the calls to make (samples), the
-dtypes it takes, its forms, and its reference. `check` runs one case, for one dtype,
-in one layout, over every sample; `params` says which layouts apply to a case.
+each parameter with its role (codegen/samples.py) and what each signature returns
+(a tensor, a named tuple of them or a tuple of them), the calls to make (samples),
+the dtypes it takes, its forms, and its reference. `check` runs one case, for one
+dtype, in one layout, over every sample; `params` says which layouts apply to a case.
 
 Note [Sample roles]
 ~~~~~~~~~~~~~~~~~~~
 A layout rewrites a sample before it is called, and the roles of the parameters say
 how: `tensor`, `index` and `mask` parameters are shapes, built here (random values of
-the dtype under test, valid int64 indices into `self`, random bools); `dim` and `size`
-parameters move with the shapes. In the zero_dim layout every tensor is 0-d, dims
+the dtype under test, valid int64 indices into `self`, random bools), and `tensors`
+and `indices` lists of shapes, whose elements are built alike (the i-th of `indices`
+indexing dim i of `self`) and laid out one by one as a tensor parameter is; `dim` and
+`size` parameters move with the shapes. In the zero_dim layout every tensor is 0-d, dims
 become 0 (or -1) and sizes []; in `one` every size is 1; in `empty` the first size of
 the first tensor becomes 0 wherever it appears. NumPy judges the rewritten call: where
 the reference refuses it, wick must raise too (a user error, never a crash), and where
 it does not, wick must give its answer. The other layouts only lay the same values out
 differently: transposed or sliced with a step, expanded with a stride of 0, as a view
 written in place, or into out=.
+
+Note [Tied indices]
+~~~~~~~~~~~~~~~~~~~
+A named tuple with the fields `values` and `indices` follows PyTorch's convention:
+`indices` are the positions along `dim` of `self` of the elements in `values` (sort,
+topk, kthvalue, median, max...). Where a line of `self` holds the chosen value more
+than once, not every op promises which of its positions it gives (sort without
+stable=True does not), and samples of integers and bools nearly always hold ties. So
+indices are checked by what they pick: wick's must pick, along `dim`, elements equal
+to those the reference's pick (NaN equal to NaN). Where the value is unique in its
+line that is exactly the reference's index; among equal elements it is any of them.
+A choice among ties that an op promises is tested where it returns a plain tensor
+(argsort with stable=True, compared exactly) or by hand (tests/python/test_sort.py).
+
+Note [List results]
+~~~~~~~~~~~~~~~~~~~
+An op returning Tensor[] gives a tuple, compared element by element with the list
+the reference returns. Taking a `self`, it cuts it into views, as PyTorch's split,
+chunk and unbind do: each element must share the memory of `self`.
 """
 import re
 import warnings
 import zlib
 from dataclasses import dataclass, field
-from typing import Callable, Dict, Optional, Tuple
+from typing import Callable, Dict, Optional, Tuple, Union
 
 import numpy as np
 import pytest
 
 import wick
-from reference import DTYPES, FLOATS, NUMPY_DTYPE, assert_close, make, random_values, reference_dtype, to_numpy, wdtype
+from reference import (DTYPES, FLOATS, NUMPY_DTYPE, assert_close, make, random_values, reference_dtype, root, to_numpy,
+                       wdtype)
 
 REQUIRED = object()
 TENSOR_ROLES = ("tensor", "index", "mask")
+# Lists of tensors, and the role of their elements.
+LIST_ROLES = {"tensors": "tensor", "indices": "index"}
+SHAPED_ROLES = TENSOR_ROLES + tuple(LIST_ROLES)
 # Layouts that change shapes, where NumPy may refuse the call (then wick must raise).
 RESHAPING = ("zero_dim", "empty", "one")
 # The shapes of up to five pointwise operands that broadcast together to (3, 4).
@@ -67,6 +93,8 @@ class Pointwise:
 class Case:
     name: str
     signatures: Tuple[Tuple[P, ...], ...]
+    # What each signature returns: "Tensor", "Tensor[]" or the fields of a named tuple.
+    returns: Tuple[Union[str, Tuple[str, ...]], ...]
     samples: Tuple[S, ...]
     dtypes: Tuple[str, ...]
     domain: str
@@ -91,8 +119,9 @@ def _roles(case):
 
 def _layouts(case, dtype):
     roles = _roles(case)
-    tensors, shaped = bool(roles & set(TENSOR_ROLES)), bool(roles & {"tensor", "index", "mask", "size"})
-    data = any(p.role == "tensor" and not (case.mutates and p.name == "self") for sig in case.signatures for p in sig)
+    tensors, shaped = bool(roles & set(SHAPED_ROLES)), bool(roles & {*SHAPED_ROLES, "size"})
+    data = any(p.role in ("tensor", "tensors") and not (case.mutates and p.name == "self")
+               for sig in case.signatures for p in sig)
     pw = case.pointwise
     applies = {
         "contiguous": True,
@@ -130,36 +159,55 @@ def _zero_dim(d):
 def _reshape_sample(sig, args, layout):
     """The sample's arguments for `layout`: shapes, dims and sizes moved together."""
     args = dict(args)
-    shaped = [p for p in sig if p.name in args and args[p.name] is not None and p.role in TENSOR_ROLES + ("size",)]
+    shaped = [p for p in sig if args.get(p.name) is not None and p.role in (*SHAPED_ROLES, "size")]
+
+    def reshape(rule):  # applies rule(shape) to every shape, and to sizes
+        for p in shaped:
+            value = args[p.name]
+            args[p.name] = tuple(s if s is None else rule(s) for s in value) if p.role in LIST_ROLES else rule(value)
+
     if layout == "broadcast":
         operands = [p for p in shaped if p.role == "tensor"]
         args.update({p.name: shape for p, shape in zip(operands, BROADCAST_SHAPES)})
     elif layout == "zero_dim":
-        args.update({p.name: () for p in shaped})
+        reshape(lambda shape: ())
         for p in sig:  # a 0-d tensor has the dims 0 and -1; a list keeps its first
             d = args.get(p.name)
             if p.role == "dim" and d is not None:
                 args[p.name] = tuple(_zero_dim(i) for i in d[:1]) if isinstance(d, tuple) else _zero_dim(d)
     elif layout == "one":
-        args.update({p.name: tuple(1 for _ in args[p.name]) for p in shaped})
+        reshape(lambda shape: tuple(1 for _ in shape))
     elif layout == "empty":
-        size = next((s for p in shaped for s in args[p.name] if s > 0), 0)
-        args.update({p.name: tuple(0 if s == size else s for s in args[p.name]) for p in shaped})
+        shapes = [s for p in shaped for s in (args[p.name] if p.role in LIST_ROLES else [args[p.name]]) if s]
+        size = next((s for shape in shapes for s in shape if s > 0), 0)
+        reshape(lambda shape: tuple(0 if s == size else s for s in shape))
     return args
 
 
-def _tensor_kinds(case, sig, args, layout):
-    """How each tensor argument is laid out: contiguous, transposed, stepped, expanded or view."""
-    tensors = [p for p in sig if p.role in TENSOR_ROLES and args.get(p.name) is not None]
-    kinds = {p.name: "contiguous" for p in tensors}
+def _slots(sig, args):
+    """The tensors a call builds, in order, as (key, role, shape): a tensor parameter's key is
+    its name, an element's of a list (name, position)."""
+    slots = []
+    for p in sig:
+        value = args.get(p.name)
+        if value is not None and p.role in TENSOR_ROLES:
+            slots.append((p.name, p.role, value))
+        elif value is not None and p.role in LIST_ROLES:
+            slots += [((p.name, i), LIST_ROLES[p.role], s) for i, s in enumerate(value) if s is not None]
+    return slots
+
+
+def _tensor_kinds(case, slots, layout):
+    """How each tensor is laid out: contiguous, transposed, stepped, expanded or view."""
+    kinds = {key: "contiguous" for key, _, _ in slots}
     if layout == "noncontiguous":  # transposed and sliced with a step, alternately
-        for i, p in enumerate(tensors):
-            kinds[p.name] = "transposed" if i % 2 == 0 and len(args[p.name]) >= 2 else "stepped"
+        for i, (key, _, shape) in enumerate(slots):
+            kinds[key] = "transposed" if i % 2 == 0 and len(shape) >= 2 else "stepped"
     elif layout == "expanded":
-        p = next((p for p in tensors if p.role == "tensor" and not (case.mutates and p.name == "self")
-                  and any(s > 1 for s in args[p.name])), None)
-        if p is not None:
-            kinds[p.name] = "expanded"
+        key = next((key for key, role, shape in slots if role == "tensor" and not (case.mutates and key == "self")
+                    and any(s > 1 for s in shape)), None)
+        if key is not None:
+            kinds[key] = "expanded"
     elif layout == "inplace_view":
         kinds["self"] = "view"
     return kinds
@@ -214,7 +262,8 @@ class Call:
     sig: Tuple[P, ...]
     given: Dict[str, object]  # the wick value of each argument the call passes
     reference: Dict[str, object]  # every parameter's value for the reference
-    inputs: Dict[str, Tuple[object, np.ndarray]] = field(default_factory=dict)  # tensor name -> (tensor, values)
+    # slot key (see _slots) -> (tensor, values)
+    inputs: Dict[object, Tuple[object, np.ndarray]] = field(default_factory=dict)
     base: Optional[object] = None  # the base of an in-place view
     result_half: Optional[str] = None  # the half dtype a float32 reference result stands for
 
@@ -232,34 +281,30 @@ def realize(case, sample, dtype, layout, rng):
         args.update(_constants(case, dtype))
     if not any(p.role in TENSOR_ROLES for p in sig):  # a factory: the dtype under test is its dtype=
         args.update({p.name: dtype for p in sig if p.role == "dtype" and p.name not in args})
-    kinds = _tensor_kinds(case, sig, args, layout)
+    slots = _slots(sig, args)
+    kinds = _tensor_kinds(case, slots, layout)
     call = Call(sig, {}, {})
     dtype_args = [args[p.name] for p in sig if p.role == "dtype" and args.get(p.name) is not None]
     call.result_half = dtype_args[0] if dtype_args else dtype
     dim = next((args[p.name] for p in sig if p.name == "dim" and isinstance(args.get(p.name), int)), None)
+    built = {}  # slot key -> (wick tensor, the reference's array)
+    for key, role, shape in slots:
+        # An element of `indices` indexes the dim of its position; an `index`, along `dim`.
+        index_dim = key[1] if isinstance(key, tuple) else dim
+        built[key] = _build(case, call, key, role, shape, dtype, kinds[key], index_dim, rng)
     for p in sig:
         if p.name not in args:
             call.reference[p.name] = p.default
-            continue
-        value = args[p.name]
-        if value is None or p.role not in TENSOR_ROLES:
+        elif p.name in built:
+            call.given[p.name], call.reference[p.name] = built[p.name]
+        elif p.role in LIST_ROLES and args[p.name] is not None:
+            elements = [built.get((p.name, i), (None, None)) for i in range(len(args[p.name]))]
+            call.given[p.name] = [t for t, _ in elements]
+            call.reference[p.name] = [r for _, r in elements]
+        else:
+            value = args[p.name]
             call.given[p.name] = wdtype(value) if p.role == "dtype" and value is not None else value
             call.reference[p.name] = NUMPY_DTYPE[value] if p.role == "dtype" and value is not None else value
-            continue
-        if p.role == "index":
-            values, tensor_dtype = _index_values(value, call.inputs["self"][1].shape, dim, rng), "int64"
-        elif p.role == "mask":
-            values, tensor_dtype = rng.integers(0, 2, size=value).astype(bool), "bool"
-        else:
-            values, tensor_dtype = random_values(dtype, value, rng, case.domain), dtype
-        t, base = _lay_out(np.asarray(values), tensor_dtype, kinds[p.name])
-        assert tuple(t.shape) == tuple(value)
-        exact = to_numpy(t)
-        call.given[p.name], call.inputs[p.name] = t, (t, exact)
-        call.reference[p.name] = exact.astype(reference_dtype(compute_dtype(case, dtype))) \
-            if p.role == "tensor" else exact
-        if base is not None:
-            call.base = base
     if layout == "scalar_operand":  # the last operand as a Python number, which keeps the tensor's dtype
         last = [p for p in sig if p.role == "tensor"][-1].name
         number = 2 if dtype not in FLOATS else 1.5
@@ -267,6 +312,23 @@ def realize(case, sample, dtype, layout, rng):
         call.reference[last] = np.full(call.reference[last].shape, number).astype(call.reference[last].dtype)
         del call.inputs[last]
     return call
+
+
+def _build(case, call, key, role, shape, dtype, kind, index_dim, rng):
+    """One tensor of the call, recorded among its inputs: the wick tensor and the reference's array."""
+    if role == "index":
+        values, tensor_dtype = _index_values(shape, call.inputs["self"][1].shape, index_dim, rng), "int64"
+    elif role == "mask":
+        values, tensor_dtype = rng.integers(0, 2, size=shape).astype(bool), "bool"
+    else:
+        values, tensor_dtype = random_values(dtype, shape, rng, case.domain), dtype
+    t, base = _lay_out(np.asarray(values), tensor_dtype, kind)
+    assert tuple(t.shape) == tuple(shape)
+    exact = to_numpy(t)
+    call.inputs[key] = (t, exact)
+    if base is not None:
+        call.base = base
+    return t, exact.astype(reference_dtype(compute_dtype(case, dtype))) if role == "tensor" else exact
 
 
 # --- calling and judging ------------------------------------------------------------------------------
@@ -285,11 +347,16 @@ def _invoke(case, call, layout, out=None):
     return getattr(wick, case.name)(*positional, **keywords)
 
 
-def _reference(case, call):
-    """NumPy's answer, from the exact values the wick inputs hold."""
+def _reference(case, call, returns):
+    """NumPy's answer, from the exact values the wick inputs hold: one array per tensor the op returns."""
     with np.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
-        return np.asanyarray(case.reference(**call.reference))
+        ref = case.reference(**call.reference)
+    if returns == "Tensor":
+        return [np.asanyarray(ref)]
+    assert isinstance(ref, (tuple, list)), f"the reference of a {returns} return gives a {type(ref).__name__}"
+    assert returns == "Tensor[]" or len(ref) == len(returns), f"the reference gives {len(ref)} of {returns}"
+    return [np.asanyarray(r) for r in ref]
 
 
 def _expected_dtype(case, dtype, ref, call):
@@ -330,40 +397,81 @@ def check(case, dtype, layout):
 
 def _check_sample(case, sample, dtype, layout, rng):
     call = realize(case, sample, dtype, layout, rng)
+    returns = case.returns[sample.signature]
     try:
-        ref = _reference(case, call)
+        refs = _reference(case, call, returns)
     except (ValueError, IndexError, TypeError, RuntimeError):
         if layout not in RESHAPING:
             raise  # the sample itself is wrong
         _refused(case, call, layout)
         return
-    expected = _expected_dtype(case, dtype, ref, call)
-    ref = np.asarray(ref)
+    expected = [_expected_dtype(case, dtype, ref, call) for ref in refs]
     writes = case.mutates or layout in ("inplace", "inplace_view")
-    if writes and case.inplace and (expected != dtype or ref.shape != tuple(call.given["self"].shape)):
-        with pytest.raises(RuntimeError, match="can't be cast" if expected != dtype else ""):
+    if writes and (expected[0] != dtype or refs[0].shape != tuple(call.given["self"].shape)):
+        with pytest.raises(RuntimeError, match="can't be cast" if expected[0] != dtype else ""):
             _invoke(case, call, layout)
         return
     base_before = to_numpy(call.base) if call.base is not None else None
 
-    out = wick.empty(0, dtype=wdtype(expected)) if layout == "out" else None
+    out = None
+    if layout == "out":
+        outs = [wick.empty(0, dtype=wdtype(e)) for e in expected]
+        out = outs[0] if returns == "Tensor" else tuple(outs)
     result = _invoke(case, call, layout, out)
+    parts = _parts(result, returns, len(refs))
     if out is not None:
-        assert result is out
+        assert all(part is o for part, o in zip(parts, outs)), "the result is not out="
     if writes:
         assert result is call.given["self"]
 
-    assert result.dtype is wdtype(expected), f"{result.dtype} != {expected}"
-    assert tuple(result.shape) == ref.shape, f"shape {tuple(result.shape)} != {ref.shape}"
-    assert_close(result, ref, expected)
+    for i, (part, ref, want) in enumerate(zip(parts, refs, expected)):
+        what = f"{returns[i]}: " if isinstance(returns, tuple) else f"[{i}]: " if returns == "Tensor[]" else ""
+        assert part.dtype is wdtype(want), f"{what}{part.dtype} != {want}"
+        assert tuple(part.shape) == ref.shape, f"{what}shape {tuple(part.shape)} != {ref.shape}"
+        if isinstance(returns, tuple) and returns[i] == "indices" and "values" in returns:
+            _check_indices(call, part, ref)
+        else:
+            assert_close(part, ref, want)
+    if returns == "Tensor[]" and "self" in call.inputs:  # Note [List results]
+        own = root(call.inputs["self"][0])
+        assert all(root(part) is own for part in parts), "an element is not a view of self"
     if base_before is not None:  # the rest of the base is untouched
         want = base_before.copy()
-        if want.ndim == 1 and ref.ndim == 0:
-            want[1] = ref
+        if want.ndim == 1 and refs[0].ndim == 0:
+            want[1] = refs[0]
         else:
-            want[..., 1::2] = ref
+            want[..., 1::2] = refs[0]
         assert_close(call.base, want, dtype)
-    for name, (t, values) in call.inputs.items():
-        if not (writes and name == "self"):
+    for key, (t, values) in call.inputs.items():
+        if not (writes and key == "self"):
+            name = key if isinstance(key, str) else f"{key[0]}[{key[1]}]"
             assert np.array_equal(to_numpy(t), values, equal_nan=values.dtype.kind == "f"), \
                 f"the op wrote its input '{name}'"
+
+
+def _parts(result, returns, count):
+    """The tensors of a result: itself, the fields of a named tuple, or the elements of a tuple."""
+    if returns == "Tensor":
+        return [result]
+    if returns == "Tensor[]":
+        assert isinstance(result, tuple), f"a Tensor[] is returned as a tuple, not {type(result).__name__}"
+        assert len(result) == count, f"{len(result)} tensors, not {count}"
+        return list(result)
+    assert getattr(result, "_fields", None) == returns, f"{result!r} is not a named tuple of {returns}"
+    return list(result)
+
+
+def _check_indices(call, got, want):
+    """Indices along `dim` of `self` pick what the reference's pick (Note [Tied indices])."""
+    got = to_numpy(got)
+    if np.array_equal(got, want):
+        return
+    values, dim = call.inputs["self"][1], call.reference["dim"]
+    line = values.reshape(1) if values.ndim == 0 else values
+    d = dim % line.ndim
+    if got.ndim < line.ndim:  # keepdim=False
+        got, want = np.expand_dims(got, d), np.expand_dims(want, d)
+    in_range = got.size == 0 or (got.min() >= 0 and got.max() < line.shape[d])
+    assert in_range and np.array_equal(np.take_along_axis(line, got, d), np.take_along_axis(line, want, d),
+                                       equal_nan=line.dtype.kind == "f"), \
+        f"indices: {got.tolist()} pick other elements than {want.tolist()}"

@@ -50,7 +50,8 @@ def assert_close(actual, expected, dtype_name):
 
 def random_values(dtype_name, shape, rng, domain="any"):
     """Values that every dtype holds, as a float64 or int64 NumPy array, in the op's domain:
-    any, positive, unit (inside [-1, 1]) or nonzero."""
+    any, positive, unit (inside [-1, 1]), nonzero, or nonfinite (any, with NaN, inf and -inf
+    in place of about a third of the float values)."""
     if dtype_name == "bool":
         values = rng.integers(0, 2, size=shape).astype(bool)
         return np.ones(shape, dtype=bool) if domain in ("positive", "nonzero") else values
@@ -64,6 +65,8 @@ def random_values(dtype_name, shape, rng, domain="any"):
         values = rng.integers(lo, hi, size=shape)
     if domain == "nonzero" and signed:
         values = values * rng.choice([-1, 1], size=shape)
+    if domain == "nonfinite" and dtype_name in FLOATS:
+        values = np.where(rng.random(shape) < 1 / 3, rng.choice([np.nan, np.inf, -np.inf], size=shape), values)
     return values
 
 

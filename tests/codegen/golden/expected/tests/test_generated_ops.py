@@ -14,10 +14,85 @@ from opcheck import Case, P, Pointwise, S, check, params
 
 CASES = [
     Case(
+        name="cat",
+        signatures=(
+            (P("tensors", "tensors"), P("dim", "dim", 0),),
+        ),
+        returns=("Tensor",),
+        samples=(
+            S(0, {"tensors": ((2, 4), (3, 4)), "dim": -2}),
+        ),
+        dtypes=("bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16", "float32", "float64",),
+        domain="any",
+        method=False,
+        function=True,
+        inplace=False,
+        out=True,
+        mutates=False,
+        reference=numpy_ref.cat,
+    ),
+    Case(
+        name="split",
+        signatures=(
+            (P("self", "tensor"), P("split_size", "value"), P("dim", "dim", 0),),
+            (P("self", "tensor"), P("split_size", "value"), P("dim", "dim", 0),),
+        ),
+        returns=("Tensor[]", "Tensor[]",),
+        samples=(
+            S(0, {"self": (3, 4), "split_size": 2}),
+            S(1, {"self": (3, 4), "split_size": (1, 3), "dim": 1}),
+        ),
+        dtypes=("int64", "float32",),
+        domain="any",
+        method=True,
+        function=True,
+        inplace=False,
+        out=False,
+        mutates=False,
+        reference=numpy_ref.split,
+    ),
+    Case(
+        name="index_put_",
+        signatures=(
+            (P("self", "tensor"), P("indices", "indices"), P("values", "tensor"), P("accumulate", "value", False),),
+        ),
+        returns=("Tensor",),
+        samples=(
+            S(0, {"self": (3, 4), "indices": (None, (4,)), "values": (3, 4)}),
+        ),
+        dtypes=("bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16", "float32", "float64",),
+        domain="any",
+        method=True,
+        function=False,
+        inplace=False,
+        out=False,
+        mutates=True,
+        reference=numpy_ref.index_put,
+    ),
+    Case(
+        name="div",
+        signatures=(
+            (P("self", "tensor"), P("other", "tensor"), P("rounding_mode", "value", None, kw=True),),
+        ),
+        returns=("Tensor",),
+        samples=(
+            S(0, {"self": (3, 4), "other": (3, 4), "rounding_mode": "trunc"}),
+        ),
+        dtypes=("int32", "float32",),
+        domain="any",
+        method=True,
+        function=True,
+        inplace=False,
+        out=False,
+        mutates=False,
+        reference=numpy_ref.div,
+    ),
+    Case(
         name="mm",
         signatures=(
             (P("self", "tensor"), P("mat2", "tensor"),),
         ),
+        returns=("Tensor",),
         samples=(
             S(0, {"self": (3, 4), "mat2": (4, 5)}),
         ),
@@ -31,10 +106,29 @@ CASES = [
         reference=lambda self=None, mat2=None: self @ mat2,
     ),
     Case(
+        name="sort",
+        signatures=(
+            (P("self", "tensor"), P("dim", "dim", -1), P("descending", "value", False),),
+        ),
+        returns=(("values", "indices"),),
+        samples=(
+            S(0, {"self": (3, 4)}),
+        ),
+        dtypes=("bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16", "float32", "float64",),
+        domain="any",
+        method=True,
+        function=True,
+        inplace=False,
+        out=True,
+        mutates=False,
+        reference=numpy_ref.sort,
+    ),
+    Case(
         name="add",
         signatures=(
             (P("self", "tensor"), P("other", "tensor"), P("alpha", "value", 1, kw=True),),
         ),
+        returns=("Tensor",),
         samples=(
             S(0, {"self": (3, 4), "other": (3, 4)}),
         ),
@@ -59,6 +153,7 @@ CASES = [
         signatures=(
             (P("self", "tensor"), P("other", "tensor"),),
         ),
+        returns=("Tensor",),
         samples=(
             S(0, {"self": (3, 4), "other": (3, 4)}),
         ),
