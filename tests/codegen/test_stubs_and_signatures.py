@@ -149,7 +149,7 @@ def test_text_signatures_read_as_the_declarations_do() -> None:
     assert shown["method", "to"] == ("to($self, *args, dtype=None, non_blocking=False, copy=False, device=None, "
                                      "other=None)\n--\n\n")
     assert shown["function", "arange"] == ("arange($module, *args, end=None, dtype=None, device=None, start=None, "
-                                           "step=1)\n--\n\n")
+                                           "step=None)\n--\n\n")
 
 
 def test_every_docstring_starts_with_its_text_signature() -> None:
