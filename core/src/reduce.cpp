@@ -244,8 +244,8 @@ LogSumExp add_exp(LogSumExp s, double v) {
 
 }  // namespace
 
-Tensor sum(const Tensor& self, std::optional<IntArrayRef> dim, bool keepdim, std::optional<DType> dtype) {
-  return accumulate("sum", self, dim.value_or(IntArrayRef()), keepdim, dtype, 0, std::plus<>());
+Tensor sum(const Tensor& self, IntArrayRef dim, bool keepdim, std::optional<DType> dtype) {
+  return accumulate("sum", self, dim, keepdim, dtype, 0, std::plus<>());
 }
 
 Tensor sum(const Tensor& self, std::optional<DType> dtype) { return sum(self, IntArrayRef(), false, dtype); }
@@ -258,8 +258,7 @@ Tensor prod(const Tensor& self, std::optional<DType> dtype) {
   return accumulate("prod", self, {}, false, dtype, 1, std::multiplies<>());
 }
 
-Tensor mean(const Tensor& self, std::optional<IntArrayRef> dim_or_all, bool keepdim, std::optional<DType> dtype) {
-  const IntArrayRef dim = dim_or_all.value_or(IntArrayRef());  // None: every dim, as an empty list
+Tensor mean(const Tensor& self, IntArrayRef dim, bool keepdim, std::optional<DType> dtype) {
   const DType out_dtype = dtype.value_or(self.dtype());
   WICK_CHECK_TYPE(is_floating(out_dtype), "mean(): could not infer output dtype. Input dtype must be either a "
                   "floating point or complex dtype. Got: ", dtype_type_name(out_dtype));

@@ -237,16 +237,16 @@ TEST(Reduce, SumOverSeveralDims) {
   for (int i = 0; i < 24; ++i) v.push_back(i);
   Tensor x = make(v, DType::Int32, {2, 3, 4});
   // sum over dims 0 and 2: for each j, the sum of i*12 + j*4 + k
-  Tensor s = sum(x, IntArrayRef{0, -1});
+  Tensor s = sum(x, {0, -1});
   EXPECT_EQ(s.sizes().vec(), DimVector{3});
   EXPECT_EQ(read(s), (std::vector<double>{60, 92, 124}));
-  Tensor kept = sum(x, IntArrayRef{2, 0}, /*keepdim=*/true);
+  Tensor kept = sum(x, {2, 0}, /*keepdim=*/true);
   EXPECT_EQ(kept.sizes().vec(), (DimVector{1, 3, 1}));
   EXPECT_EQ(read(kept), (std::vector<double>{60, 92, 124}));
   EXPECT_EQ(read(sum(x, {1})), (std::vector<double>{12, 15, 18, 21, 48, 51, 54, 57}));
-  EXPECT_EQ(read(sum(permute(x, {2, 0, 1}), IntArrayRef{0, 1})), (std::vector<double>{60, 92, 124}));
-  EXPECT_THROW(sum(x, IntArrayRef{0, 0}), Error);
-  EXPECT_THROW(sum(x, IntArrayRef{1, -2}), Error);
+  EXPECT_EQ(read(sum(permute(x, {2, 0, 1}), {0, 1})), (std::vector<double>{60, 92, 124}));
+  EXPECT_THROW(sum(x, {0, 0}), Error);
+  EXPECT_THROW(sum(x, {1, -2}), Error);
   EXPECT_EQ(read(sum(make({}, DType::Float32, {0, 3}), {0})), (std::vector<double>{0, 0, 0}));
 }
 
