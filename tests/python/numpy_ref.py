@@ -373,7 +373,7 @@ def triu(self, diagonal=0):
 
 def cat(tensors, dim=0):
     """np.concatenate, leaving out 1-d tensors without elements (PyTorch's legacy rule)."""
-    if [t for t in tensors if t.ndim == 0]:
+    if 0 in [t.ndim for t in tensors]:
         raise RuntimeError("zero-dimensional tensor cannot be concatenated")
     kept = [t for t in tensors if t.shape != (0,)]
     if not kept:
@@ -634,7 +634,8 @@ def div(self, other, rounding_mode=None):
 
 
 def clamp(self, min=None, max=None):
-    """At least min and at most max (max where min > max), in the promoted dtype; NaN stays NaN."""
+    """At least min and at most max (max where min > max), in the promoted dtype; NaN, in self or
+    a bound, stays NaN."""
     if min is None and max is None:
         raise ValueError("clamp(): at least one of 'min' or 'max' must not be None")
     dtype = _result_type(self, *(bound for bound in (min, max) if bound is not None))
