@@ -43,14 +43,14 @@ SIDE = 1024  # the op surface runs on SIDE x SIDE = 1M elements
 
 
 def best_times(calls, rounds):
-    """{name: seconds per call}: the best of `rounds` interleaved rounds, each of enough calls for ~2 ms."""
+    """{name: seconds per call}: the best of `rounds` interleaved rounds, each of enough calls for ~1 ms."""
     counts = {}
     for name, fn in calls.items():
         fn()
         start = time.perf_counter()
         fn()
         once = max(time.perf_counter() - start, 1e-7)
-        counts[name] = max(1, min(1000, int(2e-3 / once)))
+        counts[name] = max(1, min(1000, int(1e-3 / once)))
     best = {name: float("inf") for name in calls}
     for _ in range(rounds):
         for name, fn in calls.items():
@@ -144,22 +144,24 @@ class Operands:
         self.data = self.x.tolist()
 
 
-# Tensor operands whose shape or dtype is not that of `self`, by parameter name, then by op.
+# Tensor operands whose shape or dtype is not that of `self`, by op (in-place ops take their
+# function's) and parameter name, then by parameter name alone.
 TENSORS_BY_OP = {
     ("index_select", "index"): "rows", ("index_add", "index"): "rows", ("take", "index"): "flat_index",
-    ("put", "index"): "flat_index", ("put_", "index"): "flat_index", ("put", "source"): "flat_x",
-    ("put_", "source"): "flat_x", ("dot", "self"): "flat_x", ("dot", "tensor"): "flat_y", ("mv", "vec"): "vec",
+    ("put", "index"): "flat_index", ("put", "source"): "flat_x", ("dot", "self"): "flat_x",
+    ("dot", "tensor"): "flat_y", ("mv", "vec"): "vec",
     ("addmv", "self"): "vec", ("addmv", "vec"): "vec", ("outer", "self"): "vec", ("outer", "vec2"): "vec",
     ("bmm", "self"): "batch", ("bmm", "mat2"): "batch", ("baddbmm", "self"): "batch",
-    ("addbmm", "self"): "batch0", ("masked_fill", "value"): "zero_dim",
+    ("addbmm", "self"): "batch0", ("masked_fill", "value"): "zero_dim", ("item", "self"): "one",
 }
 TENSORS_BY_NAME = {"index": "full_index", "mask": "mask", "condition": "mask", "batch1": "batch", "batch2": "batch"}
-# Other arguments, by parameter name, then by op; None: the default is taken.
+# Other arguments, by op and parameter name, then by parameter name; without one, the default.
 VALUES_BY_OP = {
     ("arange", "end"): SIDE * SIDE, ("linspace", "steps"): SIDE * SIDE, ("logspace", "steps"): SIDE * SIDE,
     ("randperm", "n"): SIDE * SIDE, ("view", "size"): [-1], ("reshape", "shape"): [-1], ("permute", "dims"): [1, 0],
     ("narrow", "start"): 0, ("select", "index"): 3, ("unsqueeze", "dim"): 0, ("transpose", "dim1"): 0,
     ("to", "dtype"): "float64", ("type", "dtype"): "float64", ("movedim", "destination"): [0],
+    ("clamp", "min"): 0.25, ("clamp", "max"): 0.75,
 }
 VALUES_BY_NAME = {
     "dim": 1, "dims": [0], "dim0": 1, "dim1": 0, "size": [SIDE, SIDE], "shape": [SIDE, SIDE], "sizes": [32, 32],
@@ -180,23 +182,39 @@ def tensor_operand(ops, op, name):
         return ops.batch[0]
     if key == "zero_dim":
         return np.array(0.5, dtype=np.float32)
+    if key == "one":
+        return np.array([0.5], dtype=np.float32)
     return getattr(ops, key)
 
 
-def build(ops, op, params):
-    """(wick args, torch args) for the required parameters, or None where a type has no recipe."""
+def operand_dtype(decl):
+    """float32, or for an op without it (the bitwise ones) int32 or the first dtype it lists."""
+    listed = decl.dtypes.get("cpu", ()) if decl.dtypes else ()
+    if not listed or "float32" in listed:
+        return "float32"
+    return "int32" if "int32" in listed else listed[0]
+
+
+def build(ops, decl, params):
+    """(wick args, torch args) for the required parameters (and the optional ones a recipe names),
+    or None where a type has no recipe."""
+    op = decl.name.rstrip("_")  # an in-place op takes its function's recipes
+    dtype = operand_dtype(decl)
     w, t = [], []
     for p in params:
-        if p.default is not None or p.type.optional and p.type.base != "Tensor":
+        named = (op, p.name) in VALUES_BY_OP or (op, p.name) in TENSORS_BY_OP
+        if (p.default is not None or p.type.optional and p.type.base != "Tensor") and not named:
             continue
         base = p.type.base
         if base == "Tensor":
             a = tensor_operand(ops, op, p.name)
+            if a.dtype == np.float32 and dtype != "float32":
+                a = (a * 100).astype(dtype)
             # Copies, so that in-place ops change nothing another op reads.
             w.append(wick.from_numpy(a.copy()))
             t.append(torch.from_numpy(a.copy()))
         elif base == "Scalar":
-            w.append(VALUES_BY_OP.get((op, p.name), 0.5))
+            w.append(VALUES_BY_OP.get((op, p.name), 0.5 if dtype == "float32" else 3))
             t.append(w[-1])
         elif base in ("int", "bool"):
             v = VALUES_BY_OP.get((op, p.name), VALUES_BY_NAME.get(p.name, False if base == "bool" else None))
@@ -248,7 +266,7 @@ def surface(rounds, only):
             continue
         chosen, reason = None, "no signature has a recipe for its arguments"
         for sig in decl.signatures:
-            args = build(ops, decl.name, sig.params)
+            args = build(ops, decl, sig.params)
             if args is None:
                 continue
             try:
@@ -288,7 +306,7 @@ def fmt(seconds):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds; the best is kept (default 5)")
+    parser.add_argument("--rounds", type=int, default=9, help="interleaved rounds; the best is kept (default 9)")
     parser.add_argument("--only", nargs="*", help="op surface: only these ops (and skip tables 1 and 2)")
     args = parser.parse_args()
     threads = os.environ.get("OMP_NUM_THREADS", str(os.cpu_count()))

@@ -134,7 +134,7 @@ struct FloatFold {
   }
   auto finish(Acc a) const { return fin(a.value, a.center); }
 
-  // Four accumulators of double lanes, combined in a fixed order (Note [Deterministic reductions]).
+  // Eight accumulators of double lanes, combined in a fixed order (Note [Deterministic reductions]).
   Acc fold_run(Acc a, const T* x, int64_t n) const {
     using C = opmath_t<T>;
     using VD = vec::Vec<double>;
@@ -142,14 +142,20 @@ struct FloatFold {
     double rest = identity;
     if constexpr (std::is_floating_point_v<C> && std::is_invocable_r_v<VD, const F&, VD>) {
       constexpr int64_t W = VD::kSize;
-      const VD center(a.center);
-      std::array<VD, 4> acc;
-      acc.fill(VD(identity));
-      for (; i + 4 * W <= n; i += 4 * W) {
-        for (int64_t k = 0; k < 4; ++k) acc[size_t(k)] = op(acc[size_t(k)], f(vec::load_double(x + i + k * W) - center));
+      const auto lanes = [&](auto shift) {
+        std::array<VD, 8> acc;
+        acc.fill(VD(identity));
+        for (; i + 8 * W <= n; i += 8 * W) {
+          for (int64_t k = 0; k < 8; ++k) acc[size_t(k)] = op(acc[size_t(k)], f(shift(vec::load_double(x + i + k * W))));
+        }
+        const VD total = op(op(op(acc[0], acc[1]), op(acc[2], acc[3])), op(op(acc[4], acc[5]), op(acc[6], acc[7])));
+        for (int l = 0; l < W; ++l) rest = op(rest, total.v[l]);
+      };
+      if (centers) {
+        lanes([center = VD(a.center)](VD v) { return v - center; });
+      } else {
+        lanes([](VD v) { return v; });
       }
-      const VD total = op(op(acc[0], acc[1]), op(acc[2], acc[3]));
-      for (int l = 0; l < W; ++l) rest = op(rest, total.v[l]);
     }
     for (; i < n; ++i) rest = op(rest, f(cast<double>(x[i]) - a.center));
     a.value = op(a.value, rest);

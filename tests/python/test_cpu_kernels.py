@@ -1,6 +1,7 @@
 """The CPU kernels' fast paths against NumPy: tensors above the parallel threshold, unaligned and
 strided data, Python numbers as operands, 16-bit conversions in bulk, long accurate sums, and results
 that do not depend on the thread count."""
+import math
 import os
 import subprocess
 import sys
@@ -238,3 +239,61 @@ def test_results_do_not_depend_on_the_thread_count():
     one = run(1)
     assert one == run(2)
     assert one == run(3)
+
+
+# --- vectorised expressions that combine several functions ----------------------------------------
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_floor_divide_and_remainder_of_floats(dtype):
+    r = rng(13)
+    a = np.concatenate([r.uniform(-50, 50, 5000), [0.0, -0.0, 7.0, -7.0, np.inf, -np.inf, np.nan, 5.0, 1e-30]])
+    b = np.concatenate([r.uniform(-5, 5, 5000), [3.0, 3.0, -2.0, 2.0, 3.0, 3.0, 1.0, 0.0, -1e30]])
+    a, b = a.astype(dtype), b.astype(dtype)
+    x, y = as_wick(a), as_wick(b)
+    with np.errstate(all="ignore"):
+        quotient, remainder = np.floor_divide(a, b), np.remainder(a, b)
+    np.testing.assert_array_equal(np.asarray(x // y), quotient)
+    np.testing.assert_array_equal(np.asarray(x % y), remainder)
+    assert np.signbit(np.asarray(x // y)[5001]) and np.signbit(quotient[5001])  # -0.0 // 3.0 is -0.0
+
+
+def test_gelu_of_floats_is_pytorchs():
+    a = rng(14).uniform(-6, 6, LARGE).astype(np.float32)
+    got = np.asarray(wick.gelu(as_wick(a))).astype(np.float64)
+    # erf by Abramowitz and Stegun's 7.1.26, as PyTorch's CPU kernel: 1 + erf within 1.5e-7 and a few
+    # float32 roundings near 1 (6e-8 each) of the exact value, scaled by x / 2; then the result's roundings.
+    x = a.astype(np.float64)
+    exact = 0.5 * x * (1 + np.vectorize(math.erf)(x / math.sqrt(2)))
+    assert (np.abs(got - exact) <= 0.5 * np.abs(x) * 4e-7 + 2 * np.spacing(np.abs(exact).astype(np.float32))).all()
+    want = torch.nn.functional.gelu(torch.from_numpy(a)).numpy()
+    np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-6)
+
+
+# --- matrix products with a vector side: BLAS's gemv and dot ---------------------------------------
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_products_with_a_vector_side(dtype):
+    r = rng(15)
+    tol = dict(rtol=1e-4, atol=1e-4) if dtype == "float32" else dict(rtol=1e-12, atol=1e-11)
+    m = r.standard_normal((300, 200)).astype(dtype)
+    v = r.standard_normal(600).astype(dtype)
+    w = r.standard_normal(300).astype(dtype)
+    for x in (as_wick(m), as_wick(np.ascontiguousarray(m.T)).t()):  # stored as is, and transposed
+        np.testing.assert_allclose(np.asarray(wick.mv(x, as_wick(v)[::3])), m @ v[::3], **tol)
+        np.testing.assert_allclose(np.asarray(wick.matmul(as_wick(w), x)), w @ m, **tol)
+    np.testing.assert_allclose(np.asarray(wick.dot(as_wick(v)[::2], as_wick(v)[1::2])).item(), v[::2] @ v[1::2],
+                               **tol)
+    # beta = 0 ignores self, NaN included; beta != 0 scales it.
+    nan = as_wick(np.full(300, np.nan, dtype=dtype))
+    np.testing.assert_allclose(np.asarray(wick.addmv(nan, as_wick(m), as_wick(v[:200]), beta=0)), m @ v[:200],
+                               **tol)
+    np.testing.assert_allclose(np.asarray(wick.addmv(as_wick(w), as_wick(m), as_wick(v[:200]), beta=0.5, alpha=2)),
+                               0.5 * w + 2 * (m @ v[:200]), **tol)
+    # Batches of vector products, and their sum (addbmm).
+    b1 = r.standard_normal((4, 1, 50)).astype(dtype)
+    b2 = r.standard_normal((4, 50, 7)).astype(dtype)
+    np.testing.assert_allclose(np.asarray(wick.bmm(as_wick(b1), as_wick(b2))), b1 @ b2, **tol)
+    c2 = r.standard_normal((4, 50, 1)).astype(dtype)
+    start = r.standard_normal((1, 1)).astype(dtype)
+    np.testing.assert_allclose(np.asarray(wick.addbmm(as_wick(start), as_wick(b1), as_wick(c2), beta=2)),
+                               2 * start + (b1 @ c2).sum(0), **tol)
