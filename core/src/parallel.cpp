@@ -2,6 +2,7 @@
 #include "wick/cpu/parallel.h"
 
 #include <omp.h>
+#include <pthread.h>
 #include <time.h>
 
 #include <algorithm>
@@ -11,6 +12,22 @@
 
 namespace wick {
 namespace detail {
+namespace {
+
+// Note [OpenMP and fork]
+// ~~~~~~~~~~~~~~~~~~~~~~
+// libgomp's threads do not survive fork(), and its pool does not know it: a
+// region entered in the child of a process that had run one waits forever
+// (Python's multiprocessing forks). So once this process has entered a region,
+// its forked children run every range on the calling thread.
+std::atomic<bool> forked_after_a_region{false};
+
+void watch_fork() {
+  static const int registered = pthread_atfork(nullptr, nullptr, [] { forked_after_a_region = true; });
+  (void)registered;
+}
+
+}  // namespace
 
 // wick's own thread count, fixed at first use: OMP_NUM_THREADS where set, else every processor
 // this process may run on. Not omp_get_max_threads(): another library in the process (PyTorch
@@ -21,7 +38,7 @@ int max_threads() {
     const long n = env ? std::strtol(env, nullptr, 10) : 0;
     return n > 0 ? int(n) : omp_get_num_procs();
   }();
-  return omp_in_parallel() ? 1 : threads;
+  return omp_in_parallel() || forked_after_a_region.load(std::memory_order_relaxed) ? 1 : threads;
 }
 
 // Note [Threads on a busy machine]
@@ -73,6 +90,7 @@ void parallel_ranges(int64_t n, int64_t grain, void (*fn)(void*, int64_t, int64_
   // (PyTorch lowers it to its own thread count in every process it is loaded in): raise it for
   // the region, and give the caller its own back.
   const int team = int(std::min<int64_t>(threads, count)), callers = omp_get_max_threads();
+  watch_fork();
   if (callers != team) omp_set_num_threads(team);
 #pragma omp parallel num_threads(team)
   {

@@ -297,3 +297,24 @@ def test_products_with_a_vector_side(dtype):
     start = r.standard_normal((1, 1)).astype(dtype)
     np.testing.assert_allclose(np.asarray(wick.addbmm(as_wick(start), as_wick(b1), as_wick(c2), beta=2)),
                                2 * start + (b1 @ c2).sum(0), **tol)
+
+
+FORK_SCRIPT = r"""
+import os, sys, numpy as np, wick
+x = wick.from_numpy(np.random.default_rng(16).random(1 << 20).astype(np.float32))
+parent = np.asarray(wick.exp(x))  # a parallel region: the OpenMP threads exist now
+pid = os.fork()
+if pid == 0:
+    child = np.asarray(wick.exp(x))
+    os._exit(0 if np.array_equal(child, parent) else 3)
+_, status = os.waitpid(pid, 0)
+sys.exit(os.waitstatus_to_exitcode(status))
+"""
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+def test_a_forked_child_runs_kernels():
+    # A child that entered libgomp's pool from its parent would wait forever: see Note [OpenMP and fork].
+    run = subprocess.run([sys.executable, "-c", FORK_SCRIPT], env=dict(os.environ, OMP_NUM_THREADS="2"),
+                         capture_output=True, timeout=120)
+    assert run.returncode == 0, run.stderr.decode()

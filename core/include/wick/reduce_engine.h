@@ -47,18 +47,30 @@ inline void advance(DimVector& counter, IntArrayRef sizes, IntArrayRef strides, 
   }
 }
 
+// The row-major coordinates of the flat index `index` over `sizes`.
+inline DimVector coordinates(IntArrayRef sizes, int64_t index) {
+  DimVector counter(sizes.size(), 0);
+  for (size_t d = sizes.size(); d-- > 0;) {
+    counter[d] = index % sizes[d];
+    index /= sizes[d];
+  }
+  return counter;
+}
+
+// The element offset of `coords` along dims of `strides`.
+inline int64_t offset_of(const DimVector& coords, IntArrayRef strides) {
+  int64_t offset = 0;
+  for (size_t d = 0; d < coords.size(); ++d) offset += coords[d] * strides[d];
+  return offset;
+}
+
 // Calls fn(g, offsets) for the groups [begin, end) of a plan whose kept dims are `sizes`, where
 // offsets[k] is the element offset of group g in an operand whose kept dims have strides[k].
 template <size_t N, typename Fn>
 void walk_groups(IntArrayRef sizes, const std::array<IntArrayRef, N>& strides, int64_t begin, int64_t end, Fn&& fn) {
-  DimVector counter(sizes.size(), 0);
-  std::array<int64_t, N> offsets{};
-  int64_t rest = begin;
-  for (size_t d = sizes.size(); d-- > 0;) {
-    counter[d] = rest % sizes[d];
-    rest /= sizes[d];
-    for (size_t k = 0; k < N; ++k) offsets[k] += counter[d] * strides[k][d];
-  }
+  DimVector counter = coordinates(sizes, begin);
+  std::array<int64_t, N> offsets;
+  for (size_t k = 0; k < N; ++k) offsets[k] = offset_of(counter, strides[k]);
   for (int64_t g = begin; g < end; ++g) {
     fn(g, static_cast<const std::array<int64_t, N>&>(offsets));
     for (size_t d = sizes.size(); d-- > 0;) {
@@ -137,13 +149,8 @@ typename R::Acc fold_positions(const R& r, typename R::Acc acc, const T* base, c
                                int64_t end) {
   const size_t nd = in.sizes.size();
   const int64_t inner = in.sizes[nd - 1], step = in.strides[nd - 1];
-  DimVector counter(nd, 0);
-  int64_t offset = 0, rest = begin;
-  for (size_t d = nd; d-- > 0;) {
-    counter[d] = rest % in.sizes[d];
-    rest /= in.sizes[d];
-    offset += counter[d] * in.strides[d];
-  }
+  DimVector counter = coordinates(in.sizes, begin);
+  int64_t offset = offset_of(counter, in.strides);
   for (int64_t p = begin;;) {
     const int64_t n = std::min(inner - counter[nd - 1], end - p);
     const T* x = base + offset;
@@ -198,17 +205,11 @@ void fold_tile(const R& r, int64_t g, int64_t lanes, const T* base, const Dims& 
   std::vector<PairwiseStack<Acc, R>> stacks;
   for (int64_t b = 0; b < lanes && chunks > 1; ++b) stacks.emplace_back(r);
   std::array<Acc, kTile> acc;
-  const size_t nd = in.sizes.size();
   for (int64_t c = 0; c < chunks; ++c) {
     for (int64_t b = 0; b < lanes; ++b) acc[size_t(b)] = r.start(g + b);
     const int64_t begin = c * kReduceChunk, end = std::min(group_size, begin + kReduceChunk);
-    DimVector counter(nd, 0);
-    int64_t offset = 0, rest = begin;
-    for (size_t d = nd; d-- > 0;) {
-      counter[d] = rest % in.sizes[d];
-      rest /= in.sizes[d];
-      offset += counter[d] * in.strides[d];
-    }
+    DimVector counter = coordinates(in.sizes, begin);
+    int64_t offset = offset_of(counter, in.strides);
     for (int64_t p = begin; p < end; ++p) {
       const T* x = base + offset;
       for (int64_t b = 0; b < lanes; ++b) acc[size_t(b)] = r.fold(acc[size_t(b)], x[b], p);
