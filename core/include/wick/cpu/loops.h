@@ -58,28 +58,34 @@ struct Vectorises<Op, std::enable_if_t<(std::is_same_v<typename Op::C, float> ||
                                                                  : std::is_same_v<R, vec::Vec<C>>;
 };
 
+template <typename T> constexpr bool is_float_like_v = is_16bit_float_v<T> || std::is_same_v<T, float>;
+
 // A conversion between a 16-bit float and any dtype goes through float vectors: in bulk.
+// cast<Dst>(x) is cast<Dst>(float(x)) from a 16-bit float, and Dst(cast<float>(x)) to one, so
+// between float and a 16-bit float a vector load and store do it all; other pairs go through a
+// block of floats, filled and read back in separate passes (a vector read of a value just written
+// in narrower pieces stalls on store forwarding).
 template <typename Dst, typename Src>
 void convert_run(Dst* out, const Src* src, int64_t n) {
-  using F = vec::Vec<float>;
-  constexpr int64_t W = F::kSize;
   int64_t i = 0;
   if constexpr (!std::is_same_v<Dst, Src> && (is_16bit_float_v<Src> || is_16bit_float_v<Dst>)) {
-    // cast<Dst>(x) is cast<Dst>(float(x)) from a 16-bit float, and Dst(cast<float>(x)) to one.
-    std::array<float, W> wide;
-    for (; i + W <= n; i += W) {
-      if constexpr (is_16bit_float_v<Src> && is_16bit_float_v<Dst>) {
-        vec::store(out + i, vec::load(src + i));
+    constexpr int64_t W = vec::Vec<float>::kSize;
+    std::array<float, kBlock> wide;
+    while (i + W <= n) {
+      const int64_t m = std::min(kBlock, (n - i) / W * W);
+      if constexpr (is_float_like_v<Src> && is_float_like_v<Dst>) {
+        for (int64_t j = 0; j < m; j += W) vec::store(out + i + j, vec::load(src + i + j));
       } else if constexpr (is_16bit_float_v<Src>) {
-        vec::store(wide.data(), vec::load(src + i));
-        for (int64_t j = 0; j < W; ++j) out[i + j] = cast<Dst>(wide[size_t(j)]);
+        for (int64_t j = 0; j < m; j += W) vec::store(wide.data() + j, vec::load(src + i + j));
+        for (int64_t j = 0; j < m; ++j) out[i + j] = cast<Dst>(wide[size_t(j)]);
       } else {
-        for (int64_t j = 0; j < W; ++j) wide[size_t(j)] = cast<float>(src[i + j]);
-        vec::store(out + i, vec::load(wide.data()));
+        for (int64_t j = 0; j < m; ++j) wide[size_t(j)] = cast<float>(src[i + j]);
+        for (int64_t j = 0; j < m; j += W) vec::store(out + i + j, vec::load(wide.data() + j));
       }
+      i += m;
     }
   }
-  // Other pairs: a loop the compiler vectorises.
+  // The rest, and other pairs: a loop the compiler vectorises.
   for (; i < n; ++i) out[i] = cast<Dst>(src[i]);
 }
 
