@@ -19,6 +19,14 @@ inline Vec<double> to_double(NarrowFloat f) {
 #endif
 }
 
+// The lanes of a float vector as two double vectors, low lanes first.
+inline std::array<Vec<double>, 2> widen(Vec<float> x) {
+  NarrowFloat lo, hi;
+  std::memcpy(&lo, &x.v, sizeof lo);
+  std::memcpy(&hi, reinterpret_cast<const char*>(&x.v) + sizeof lo, sizeof hi);
+  return {to_double(lo), to_double(hi)};
+}
+
 inline Vec<double> load_double(const double* p) { return load(p); }
 inline Vec<double> load_double(const float* p) {
   NarrowFloat f;
