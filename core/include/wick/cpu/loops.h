@@ -126,8 +126,12 @@ void cpu_loop(const Op& op, char** data, const int64_t* strides, int64_t n, std:
   }
   std::tuple<std::array<in_t<Op, I>, kBlock>...> staged;
   std::array<Out, kBlock> result;
-  // A broadcast operand is one value: fill its block once.
-  ((strides[I + 1] == 0 ? std::get<I>(staged).fill(*reinterpret_cast<const in_t<Op, I>*>(data[I + 1])) : void()), ...);
+  // A broadcast operand is one value: fill its block once, as far as the run needs.
+  [[maybe_unused]] const size_t filled = size_t(std::min(kBlock, n));
+  ((strides[I + 1] == 0 ? void(std::fill_n(std::get<I>(staged).begin(), filled,
+                                           *reinterpret_cast<const in_t<Op, I>*>(data[I + 1])))
+                        : void()),
+   ...);
   for (int64_t done = 0; done < n; done += kBlock) {
     const int64_t m = std::min(kBlock, n - done);
     [[maybe_unused]] const auto operand = [&](auto index) {
