@@ -186,7 +186,9 @@ struct FloatFold {
         std::array<VD, 8> acc;
         acc.fill(VD(identity));
         for (; i + 8 * W <= n; i += 8 * W) {
-          for (int64_t k = 0; k < 8; ++k) acc[size_t(k)] = op(acc[size_t(k)], f(shift(vec::load_double(x + i + k * W))));
+          for (int64_t k = 0; k < 8; ++k) {
+            acc[size_t(k)] = op(acc[size_t(k)], f(shift(vec::load_double(x + i + k * W))));
+          }
         }
         const VD total = op(op(op(acc[0], acc[1]), op(acc[2], acc[3])), op(op(acc[4], acc[5]), op(acc[6], acc[7])));
         for (int l = 0; l < W; ++l) rest = op(rest, total.v[l]);
@@ -266,7 +268,9 @@ struct ArgExtreme {
     const C v = C(x);
     return best.index < 0 || replaces(v, best.value, largest) ? Acc{v, i} : best;
   }
-  Acc combine(Acc a, Acc b) const { return b.index >= 0 && (a.index < 0 || replaces(b.value, a.value, largest)) ? b : a; }
+  Acc combine(Acc a, Acc b) const {
+    return b.index >= 0 && (a.index < 0 || replaces(b.value, a.value, largest)) ? b : a;
+  }
   int64_t finish(Acc a) const { return a.index; }
 };
 

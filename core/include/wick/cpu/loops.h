@@ -48,10 +48,10 @@ struct VectorResult<Op, std::index_sequence<I...>,
 
 // Whether Op runs on vectors: a float or double compute type, and an expression that gives a
 // vector (a mask for a bool result) on vectors.
+template <typename C> constexpr bool has_vectors_v = std::is_same_v<C, float> || std::is_same_v<C, double>;
 template <typename Op, typename = void> struct Vectorises : std::false_type {};
 template <typename Op>
-struct Vectorises<Op, std::enable_if_t<(std::is_same_v<typename Op::C, float> || std::is_same_v<typename Op::C, double>) &&
-                                       (function_traits<Op>::arity > 0)>> {
+struct Vectorises<Op, std::enable_if_t<has_vectors_v<typename Op::C> && (function_traits<Op>::arity > 0)>> {
   using C = typename Op::C;
   using R = typename VectorResult<Op, std::make_index_sequence<function_traits<Op>::arity>>::type;
   static constexpr bool value = std::is_same_v<out_t<Op>, bool> ? std::is_same_v<R, vec::Mask<C>>
