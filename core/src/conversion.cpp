@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "wick/core_ops.h"
+#include "wick/cpu/parallel.h"
 #include "wick/dispatch.h"
 #include "wick/kernel.h"
 #include "wick/ops.h"
@@ -13,7 +14,12 @@ namespace {
 void copy_same_device(const Tensor& dst, const Tensor& src) {
   if (dst.dtype() == src.dtype() && dst.is_contiguous() && src.is_contiguous() &&
       dst.numel() == src.numel() && dst.device().is_cpu()) {
-    std::memcpy(dst.data_ptr(), src.data_ptr(), size_t(dst.numel() * dst.itemsize()));
+    char* to = static_cast<char*>(dst.data_ptr());
+    const char* from = static_cast<const char*>(src.data_ptr());
+    const int64_t size = dst.itemsize();
+    detail::parallel_for(dst.numel(), detail::kGrainSize, [&](int64_t begin, int64_t end) {
+      std::memcpy(to + begin * size, from + begin * size, size_t((end - begin) * size));
+    });
     return;
   }
   const Tensor operands[] = {dst, src};

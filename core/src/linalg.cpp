@@ -126,6 +126,68 @@ bool fits_int(std::initializer_list<int64_t> values) {
   return std::all_of(values.begin(), values.end(), [](int64_t v) { return v <= INT_MAX; });
 }
 
+// A matrix operand of BLAS: where it starts, how BLAS reads it, and the step along k of its
+// single row (a 1 x k left operand) or column (a k x 1 right operand).
+template <typename T>
+struct BlasOperand {
+  const T* data;
+  CBLAS_TRANSPOSE trans;
+  int64_t ld, inc;
+  BlasOperand at(int64_t offset) const { return {data + offset, trans, ld, inc}; }
+};
+
+CBLAS_TRANSPOSE flipped(CBLAS_TRANSPOSE t) { return t == CblasNoTrans ? CblasTrans : CblasNoTrans; }
+
+// BLAS by element type, row-major.
+void gemm(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int n, int m, int k, float alpha, const float* a, int lda,
+          const float* b, int ldb, float beta, float* c) {
+  cblas_sgemm(CblasRowMajor, ta, tb, n, m, k, alpha, a, lda, b, ldb, beta, c, m);
+}
+void gemm(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int n, int m, int k, double alpha, const double* a, int lda,
+          const double* b, int ldb, double beta, double* c) {
+  cblas_dgemm(CblasRowMajor, ta, tb, n, m, k, alpha, a, lda, b, ldb, beta, c, m);
+}
+void gemv(CBLAS_TRANSPOSE t, int rows, int cols, float alpha, const float* a, int lda, const float* x, int incx,
+          float* y) {
+  cblas_sgemv(CblasRowMajor, t, rows, cols, alpha, a, lda, x, incx, 0.0f, y, 1);
+}
+void gemv(CBLAS_TRANSPOSE t, int rows, int cols, double alpha, const double* a, int lda, const double* x,
+          int incx, double* y) {
+  cblas_dgemv(CblasRowMajor, t, rows, cols, alpha, a, lda, x, incx, 0.0, y, 1);
+}
+float dot(int k, const float* x, int incx, const float* y, int incy) { return cblas_sdot(k, x, incx, y, incy); }
+double dot(int k, const double* x, int incx, const double* y, int incy) { return cblas_ddot(k, x, incx, y, incy); }
+
+// out = beta * out + alpha * (a @ b) for one (n x k) @ (k x m) product: a matrix-vector product
+// or a dot product through BLAS's level 2 or 1 where one side is a vector, as PyTorch does.
+template <typename T>
+void blas_product(int64_t n, int64_t k, int64_t m, const BlasOperand<T>& a, const BlasOperand<T>& b, T alpha,
+                  T beta, T* out) {
+  if ((m > 1 && n > 1) || a.inc <= 0 || b.inc <= 0) {
+    gemm(a.trans, b.trans, int(n), int(m), int(k), alpha, a.data, int(a.ld), b.data, int(b.ld), beta, out);
+    return;
+  }
+  if (n == 1 && m == 1) {
+    const T product = alpha * dot(int(k), a.data, int(a.inc), b.data, int(b.inc));
+    out[0] = beta == T(0) ? product : beta * out[0] + product;
+    return;
+  }
+  // gemv writes y = alpha * A x into zeros (a beta of 0 in some BLAS still multiplies y, NaN
+  // included); out's own beta term is added after.
+  std::vector<T> previous;
+  if (beta != T(0)) previous.assign(out, out + n * m);
+  std::fill(out, out + n * m, T(0));
+  if (m == 1) {  // A (n x k) times the column b: rows and cols of A as stored
+    const bool stored = a.trans == CblasNoTrans;
+    gemv(a.trans, int(stored ? n : k), int(stored ? k : n), alpha, a.data, int(a.ld), b.data, int(b.inc), out);
+  } else {  // the row a times B (k x m) is B^T a
+    const bool stored = b.trans == CblasNoTrans;
+    gemv(flipped(b.trans), int(stored ? k : m), int(stored ? m : k), alpha, b.data, int(b.ld), a.data, int(a.inc),
+         out);
+  }
+  for (size_t i = 0; i < previous.size(); ++i) out[i] += beta * previous[i];
+}
+
 // Note [Batched products]
 // ~~~~~~~~~~~~~~~~~~~~~~~
 // Every product here is one call of gemm_batched:
@@ -138,8 +200,9 @@ bool fits_int(std::initializer_list<int64_t> values) {
 // in place through their strides, broadcast batch dims included, so neither a
 // transpose nor broadcasting copies; only a matrix whose inner strides BLAS cannot
 // express is made contiguous, before any broadcasting, so that its copy is no
-// bigger than itself. float32 and float64 go to BLAS one matrix at a time; the
-// other dtypes take a loop that accumulates in acc_t (int64 or double).
+// bigger than itself. float32 and float64 go to BLAS one matrix at a time (gemv or
+// dot where a side is a vector); the other dtypes take a loop that accumulates in
+// acc_t (int64 or double).
 void gemm_batched(const Tensor& out, Tensor a, Tensor b, IntArrayRef batch, const Scalar& alpha,
                   const Scalar& beta, bool reduce) {
   const int64_t n = a.size(-2), k = a.size(-1), m = b.size(-1);
@@ -157,21 +220,21 @@ void gemm_batched(const Tensor& out, Tensor a, Tensor b, IntArrayRef batch, cons
     int64_t lda, ldb;
     if (!blas_layout(a, &ta, &lda)) a = contiguous(a), blas_layout(a, &ta, &lda);
     if (!blas_layout(b, &tb, &ldb)) b = contiguous(b), blas_layout(b, &tb, &ldb);
-    if (fits_int({n, m, k, lda, ldb})) {
+    // The steps along k of a row of `a` and of a column of `b`, for the vector forms.
+    const int64_t a_inc = k == 1 ? 1 : a.stride(-1), b_inc = k == 1 ? 1 : b.stride(-2);
+    if (fits_int({n, m, k, lda, ldb, a_inc, b_inc})) {
       const std::vector<int64_t> a_off = batch_offsets(a, batch), b_off = batch_offsets(b, batch);
-      for (int64_t i = 0; i < count; ++i) {
-        const int64_t o_off = reduce ? 0 : i * n * m;
-        const bool first = !reduce || i == 0;
-        if (dtype == DType::Float32) {
-          cblas_sgemm(CblasRowMajor, ta, tb, int(n), int(m), int(k), float(alpha.to_double()),
-                      a.data<float>() + a_off[size_t(i)], int(lda), b.data<float>() + b_off[size_t(i)], int(ldb),
-                      first ? float(beta.to_double()) : 1.0f, out.data<float>() + o_off, int(m));
-        } else {
-          cblas_dgemm(CblasRowMajor, ta, tb, int(n), int(m), int(k), alpha.to_double(),
-                      a.data<double>() + a_off[size_t(i)], int(lda), b.data<double>() + b_off[size_t(i)], int(ldb),
-                      first ? beta.to_double() : 1.0, out.data<double>() + o_off, int(m));
+      dispatch(dtype, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        if constexpr (std::is_floating_point_v<T>) {
+          const BlasOperand<T> left{a.data<T>(), ta, lda, a_inc}, right{b.data<T>(), tb, ldb, b_inc};
+          for (int64_t i = 0; i < count; ++i) {
+            const bool first = !reduce || i == 0;
+            blas_product(n, k, m, left.at(a_off[size_t(i)]), right.at(b_off[size_t(i)]), T(alpha.to_double()),
+                         first ? T(beta.to_double()) : T(1), out.data<T>() + (reduce ? 0 : i * n * m));
+          }
         }
-      }
+      });
       return;
     }
     // Dimensions beyond BLAS's int: the loop below, slow but right.

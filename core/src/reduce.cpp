@@ -1,6 +1,6 @@
-// core/src/reduce.cpp: the reduction planner and the reductions, each a fold over the groups of a plan:
-// sum, prod, mean, var, std, max, min (also along a dim), amax, amin, argmax, argmin, all, any, norm,
-// logsumexp.
+// core/src/reduce.cpp: the reduction planner and the reductions, each a reducer over the groups of a plan
+// (wick/reduce_engine.h): sum, prod, mean, var, std, max, min (also along a dim), amax, amin, argmax,
+// argmin, all, any, norm, logsumexp.
 #include <algorithm>
 #include <cmath>
 #include <functional>
@@ -10,6 +10,7 @@
 
 #include "wick/cast.h"
 #include "wick/core_ops.h"
+#include "wick/cpu/vec_double.h"
 #include "wick/dispatch.h"
 #include "wick/ops.h"
 #include "wick/reduce_engine.h"
@@ -44,6 +45,21 @@ Reduction plan(const char* op, const Tensor& self, IntArrayRef dims, bool keepdi
   return r;
 }
 
+Dims coalesce(IntArrayRef sizes, IntArrayRef strides) {
+  Dims d;
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    if (sizes[i] == 1) continue;
+    if (!d.sizes.empty() && d.strides.back() == strides[i] * sizes[i]) {
+      d.sizes.back() *= sizes[i];
+      d.strides.back() = strides[i];
+    } else {
+      d.sizes.push_back(sizes[i]);
+      d.strides.push_back(strides[i]);
+    }
+  }
+  return d;
+}
+
 }  // namespace detail
 
 namespace {
@@ -51,16 +67,12 @@ namespace {
 using detail::plan;
 using detail::Reduction;
 
-struct Identity {
-  template <typename A> A operator()(A a) const { return a; }
-};
-
-// Runs reduce_groups into a new tensor whose dtype is that of finish's C++ result.
-template <typename T, typename Acc, typename Fold, typename Finish = Identity>
-Tensor fold_groups(const Tensor& self, const Reduction& r, Acc init, Fold fold, Finish finish = {}) {
-  using Out = std::decay_t<decltype(finish(init))>;
+// Runs reduce_groups into a new tensor whose dtype is that of the reducer's result.
+template <typename T, typename R>
+Tensor reduce_into_new(const Tensor& self, const Reduction& r, const R& reducer) {
+  using Out = std::decay_t<decltype(reducer.finish(reducer.start(0)))>;
   Tensor out = empty(r.out_shape, dtype_of<Out>::value, kCPU);
-  detail::reduce_groups<T>(self, r, init, fold, finish, out.data<Out>());
+  detail::reduce_groups<T>(self, r, reducer, out.data<Out>());
   return out;
 }
 
@@ -83,21 +95,213 @@ template <typename C> C extreme_start(bool largest) {
   return largest ? Limits::lowest() : Limits::max();
 }
 
-// sum and prod, accumulated in acc_t (core builds with -fwrapv: int64 wraps
-// around on overflow, as in PyTorch). With dtype= the input is cast first, as
-// PyTorch does; without it, integers and bool give int64, their accumulator.
-template <typename Combine>
+// Integer (and bool) sums and products, in int64: core builds with -fwrapv, so
+// they wrap around on overflow, as in PyTorch. Exact, so in any order.
+template <typename T, typename Op, typename Finish>
+struct IntFold {
+  using Acc = int64_t;
+  int64_t identity;
+  Op op;
+  Finish fin;
+  Acc start(int64_t) const { return identity; }
+  Acc fold(Acc a, T x, int64_t) const { return op(a, int64_t(x)); }
+  Acc combine(Acc a, Acc b) const { return op(a, b); }
+  auto finish(Acc a) const { return fin(a); }
+};
+
+// |x| on doubles and vectors alike.
+const auto magnitude = [](auto d) {
+  using math::abs;
+  return abs(d);
+};
+const auto unchanged = [](auto d) { return d; };
+using Unchanged = std::decay_t<decltype(unchanged)>;
+
+// A float32 sum as PyTorch accumulates it, in float, but over blocks short enough to stay
+// accurate: each lane of four float vectors adds four elements of a block of sixteen vectors,
+// and the blocks' lanes are added in double. So at most 3 float roundings reach an element; and
+// a float sum runs as fast as memory allows, which the same sum widened element by element to
+// double does not, on one core. Sums [i, i + a multiple of the block) of x and advances i.
+double float_block_sum(const float* x, int64_t n, int64_t& i) {
+  using VF = vec::Vec<float>;
+  using VD = vec::Vec<double>;
+  constexpr int64_t W = VF::kSize;
+  std::array<VD, 2> total{VD(0.0), VD(0.0)};
+  for (; i + 16 * W <= n; i += 16 * W) {
+    std::array<VF, 4> acc;
+    for (int64_t k = 0; k < 4; ++k) acc[size_t(k)] = vec::load(x + i + k * W);
+    for (int64_t j = 4; j < 16; j += 4) {
+      for (int64_t k = 0; k < 4; ++k) acc[size_t(k)] = acc[size_t(k)] + vec::load(x + i + (j + k) * W);
+    }
+    for (const VF& a : acc) {
+      const auto halves = vec::widen(a);
+      total[0] = total[0] + halves[0];
+      total[1] = total[1] + halves[1];
+    }
+  }
+  const VD lanes = total[0] + total[1];
+  double sum = 0;
+  for (int l = 0; l < VD::kSize; ++l) sum += lanes.v[l];
+  return sum;
+}
+
+// op(..op(op(identity, f(x0 - c)), f(x1 - c)).., f(xn - c)) in double, c a value per group
+// (`centers`, or 0): sums, products, means and norms of floats, and the second passes of var
+// and logsumexp. f runs on doubles, and on vectors of them where it can (a generic lambda).
+template <typename T, typename Op, typename F, typename Finish>
+struct FloatFold {
+  struct Acc {
+    double center, value;
+  };
+  const double* centers;
+  double identity;
+  Op op;
+  F f;
+  Finish fin;  // fin(value, center)
+
+  Acc start(int64_t g) const { return {centers ? centers[g] : 0.0, identity}; }
+  Acc fold(Acc a, T x, int64_t) const {
+    a.value = op(a.value, f(cast<double>(x) - a.center));
+    return a;
+  }
+  Acc combine(Acc a, Acc b) const {
+    a.value = op(a.value, b.value);
+    return a;
+  }
+  auto finish(Acc a) const { return fin(a.value, a.center); }
+
+  // float32 sums in float blocks (float_block_sum), the rest in eight accumulators of double
+  // lanes, each combined in a fixed order (Note [Deterministic reductions]).
+  Acc fold_run(Acc a, const T* x, int64_t n) const {
+    using C = opmath_t<T>;
+    using VD = vec::Vec<double>;
+    int64_t i = 0;
+    double rest = identity;
+    if constexpr (std::is_same_v<T, float> && std::is_same_v<Op, std::plus<>> && std::is_same_v<F, Unchanged>) {
+      if (!centers) rest = float_block_sum(x, n, i);
+    }
+    if constexpr (std::is_floating_point_v<C> && std::is_invocable_r_v<VD, const F&, VD>) {
+      constexpr int64_t W = VD::kSize;
+      const auto lanes = [&](auto shift) {
+        std::array<VD, 8> acc;
+        acc.fill(VD(identity));
+        for (; i + 8 * W <= n; i += 8 * W) {
+          for (int64_t k = 0; k < 8; ++k) {
+            acc[size_t(k)] = op(acc[size_t(k)], f(shift(vec::load_double(x + i + k * W))));
+          }
+        }
+        const VD total = op(op(op(acc[0], acc[1]), op(acc[2], acc[3])), op(op(acc[4], acc[5]), op(acc[6], acc[7])));
+        for (int l = 0; l < W; ++l) rest = op(rest, total.v[l]);
+      };
+      if (centers) {
+        lanes([center = VD(a.center)](VD v) { return v - center; });
+      } else {
+        lanes([](VD v) { return v; });
+      }
+    }
+    for (; i < n; ++i) rest = op(rest, f(cast<double>(x[i]) - a.center));
+    a.value = op(a.value, rest);
+    return a;
+  }
+};
+
+template <typename T, typename Op, typename F, typename Finish>
+FloatFold<T, Op, F, Finish> float_fold(const double* centers, double identity, Op op, F f, Finish fin) {
+  return {centers, identity, op, f, fin};
+}
+
+// The running max (min) of tr(x), NaN propagating: max, min, amax, amin, the infinity norms,
+// and the first pass of logsumexp.
+template <typename T, bool kLargest, typename Transform, typename Finish>
+struct Extreme {
+  using C = opmath_t<T>;
+  using Acc = C;
+  Transform tr;
+  Finish fin;
+  Acc start(int64_t) const { return extreme_start<C>(kLargest); }
+  Acc fold(Acc best, T x, int64_t) const {
+    const C v = tr(C(x));
+    return replaces(v, best, kLargest) ? v : best;
+  }
+  Acc combine(Acc a, Acc b) const { return replaces(b, a, kLargest) ? b : a; }
+  auto finish(Acc a) const { return fin(a); }
+
+  // Two vectors of running extremes, combined lane by lane in order.
+  Acc fold_run(Acc best, const T* x, int64_t n) const {
+    int64_t i = 0;
+    if constexpr (std::is_floating_point_v<C>) {
+      using V = vec::Vec<C>;
+      constexpr int64_t W = V::kSize;
+      const auto step = [this](V b, V v) {
+        v = tr(v);
+        return select((!isnan(b)) & (isnan(v) | (kLargest ? v > b : v < b)), v, b);
+      };
+      V b0(start(0)), b1(start(0));
+      for (; i + 2 * W <= n; i += 2 * W) {
+        b0 = step(b0, vec::load(x + i));
+        b1 = step(b1, vec::load(x + i + W));
+      }
+      for (int l = 0; l < W; ++l) best = combine(best, b0.v[l]);
+      for (int l = 0; l < W; ++l) best = combine(best, b1.v[l]);
+    }
+    for (; i < n; ++i) best = fold(best, x[i], 0);
+    return best;
+  }
+};
+
+template <typename T, bool kLargest, typename Transform, typename Finish>
+Extreme<T, kLargest, Transform, Finish> extreme_of(Transform tr, Finish fin) {
+  return {tr, fin};
+}
+
+// The position of the first largest (smallest) element, NaN counting as the extreme.
+template <typename T>
+struct ArgExtreme {
+  using C = opmath_t<T>;
+  struct Acc {
+    C value;
+    int64_t index;  // -1 until the first element
+  };
+  bool largest;
+  Acc start(int64_t) const { return {C(0), -1}; }
+  Acc fold(Acc best, T x, int64_t i) const {
+    const C v = C(x);
+    return best.index < 0 || replaces(v, best.value, largest) ? Acc{v, i} : best;
+  }
+  Acc combine(Acc a, Acc b) const {
+    return b.index >= 0 && (a.index < 0 || replaces(b.value, a.value, largest)) ? b : a;
+  }
+  int64_t finish(Acc a) const { return a.index; }
+};
+
+// all (every) and any: NaN is nonzero, so it counts as true.
+template <typename T, bool kEvery>
+struct AllAny {
+  using Acc = bool;
+  Acc start(int64_t) const { return kEvery; }
+  Acc fold(Acc a, T x, int64_t) const { return kEvery ? a & cast<bool>(x) : a | cast<bool>(x); }
+  Acc combine(Acc a, Acc b) const { return kEvery ? a & b : a | b; }
+  bool finish(Acc a) const { return a; }
+};
+
+// sum and prod. With dtype= the input is cast first, as PyTorch does; without
+// it, integers and bool give int64, their accumulator.
+template <typename Op>
 Tensor accumulate(const char* op, const Tensor& self, IntArrayRef dims, bool keepdim,
-                  std::optional<DType> dtype, int identity, Combine combine) {
+                  std::optional<DType> dtype, int identity, Op combine) {
   const Tensor src = dtype ? to(self, *dtype) : self;
   const bool upcast = detail::integer_upcast(src.dtype(), dtype) != src.dtype();
   const Reduction r = plan(op, src, dims, keepdim);
   return dispatch(src.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    using Acc = acc_t<T>;
-    const auto fold = [&](Acc a, T x) { return combine(a, cast<Acc>(x)); };
-    if (upcast) return fold_groups<T>(src, r, Acc(identity), fold);
-    return fold_groups<T>(src, r, Acc(identity), fold, [](Acc a) { return cast<T>(a); });
+    if constexpr (std::is_integral_v<T>) {
+      if (upcast) return reduce_into_new<T>(src, r, IntFold<T, Op, decltype(unchanged)>{identity, combine, unchanged});
+      const auto narrow = [](int64_t a) { return cast<T>(a); };
+      return reduce_into_new<T>(src, r, IntFold<T, Op, decltype(narrow)>{identity, combine, narrow});
+    } else {
+      return reduce_into_new<T>(src, r, float_fold<T>(nullptr, identity, combine, unchanged,
+                                                     [](double a, double) { return cast<T>(a); }));
+    }
   });
 }
 
@@ -119,27 +323,10 @@ Tensor extreme(const char* op, const Tensor& self, IntArrayRef dims, bool keepdi
   const Reduction r = plan(op, self, dims, keepdim);
   return dispatch(self.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    using C = opmath_t<T>;
-    return fold_groups<T>(self, r, extreme_start<C>(largest), [largest](C best, T x) {
-      const C v = C(x);
-      return replaces(v, best, largest) ? v : best;
-    }, [](C best) { return T(best); });
+    const auto narrow = [](opmath_t<T> best) { return T(best); };
+    if (largest) return reduce_into_new<T>(self, r, extreme_of<T, true>(unchanged, narrow));
+    return reduce_into_new<T>(self, r, extreme_of<T, false>(unchanged, narrow));
   });
-}
-
-template <typename C> struct Best {
-  C value;
-  int64_t index;  // -1 until the first element
-};
-
-// The fold of argmax, argmin, max(dim) and min(dim): the first largest
-// (smallest) element of a group and its position, NaN counting as the extreme.
-template <typename T, typename C = opmath_t<T>>
-auto first_extreme(bool largest) {
-  return [largest](Best<C> best, T x, int64_t i) {
-    const C v = C(x);
-    return best.index < 0 || replaces(v, best.value, largest) ? Best<C>{v, i} : best;
-  };
 }
 
 // argmax, argmin: the position of the first largest (smallest) element, NaN counting as the extreme.
@@ -154,11 +341,14 @@ Tensor arg_extreme(const char* op, const Tensor& self, std::optional<int64_t> di
   const Reduction r = dim ? plan(op, self, *dim, keepdim) : plan(op, self, {}, keepdim);
   return dispatch(self.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    using C = opmath_t<T>;
-    return fold_groups<T>(self, r, Best<C>{C(0), -1}, first_extreme<T>(largest),
-                          [](Best<C> best) { return best.index; });
+    return reduce_into_new<T>(self, r, ArgExtreme<T>{largest});
   });
 }
+
+// The reducer of max(dim) and min(dim): argmax's (argmin's), finishing with the value and its position.
+template <typename T> struct ArgExtremeWithValue : ArgExtreme<T> {
+  typename ArgExtreme<T>::Acc finish(typename ArgExtreme<T>::Acc a) const { return a; }
+};
 
 // max(dim), min(dim): the values of argmax and argmin along dim, with their positions.
 std::tuple<Tensor, Tensor> extreme_along(const char* op, const Tensor& self, int64_t dim, bool keepdim,
@@ -168,9 +358,8 @@ std::tuple<Tensor, Tensor> extreme_along(const char* op, const Tensor& self, int
   const Tensor values = empty(r.out_shape, self.dtype(), kCPU), indices = empty(r.out_shape, DType::Int64, kCPU);
   dispatch(self.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    using C = opmath_t<T>;
-    std::vector<Best<C>> best(size_t(r.groups));
-    detail::reduce_groups<T>(self, r, Best<C>{C(0), -1}, first_extreme<T>(largest), Identity{}, best.data());
+    std::vector<typename ArgExtreme<T>::Acc> best(size_t(r.groups));
+    detail::reduce_groups<T>(self, r, ArgExtremeWithValue<T>{{largest}}, best.data());
     for (int64_t g = 0; g < r.groups; ++g) {
       values.data<T>()[g] = T(best[size_t(g)].value);
       indices.data<int64_t>()[g] = best[size_t(g)].index;
@@ -180,66 +369,40 @@ std::tuple<Tensor, Tensor> extreme_along(const char* op, const Tensor& self, int
 }
 
 // all, any: bool, except that uint8 stays uint8 as in PyTorch 1.13 (a relic of
-// the days before bool tensors). NaN is nonzero, so it counts as true.
+// the days before bool tensors).
 Tensor all_any(const char* op, const Tensor& self, IntArrayRef dims, bool keepdim, bool every) {
   const Reduction r = plan(op, self, dims, keepdim);
   const Tensor result = dispatch(self.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    return fold_groups<T>(self, r, every, [every](bool a, T x) {
-      return every ? a && cast<bool>(x) : a || cast<bool>(x);
-    });
+    if (every) return reduce_into_new<T>(self, r, AllAny<T, true>{});
+    return reduce_into_new<T>(self, r, AllAny<T, false>{});
   });
   return self.dtype() == DType::UInt8 ? to(result, DType::UInt8) : result;
 }
 
-// Welford's running count, mean and sum of squared deviations from the mean:
-// one pass, and no cancellation between a sum of squares and a squared sum.
-struct Moments {
-  int64_t n = 0;
-  double mean = 0, m2 = 0;
-};
-
+// Two passes, as PyTorch's full reductions: each group's mean, then the sum of
+// squared deviations from it, both in double; no cancellation between a sum of
+// squares and a squared sum, and no division per element as in Welford's update.
 Tensor var_std(const char* op, const Tensor& self, std::optional<IntArrayRef> dim,
                std::optional<int64_t> correction, bool keepdim, bool take_sqrt) {
   WICK_CHECK_TYPE(is_floating(self.dtype()), op, "(): std and var only support floating point dtypes, got ",
                   dtype_type_name(self.dtype()));
   const Reduction r = plan(op, self, dim.value_or(IntArrayRef()), keepdim);
+  const double n = double(r.group_size);
   // As PyTorch: divide by max(0, N - correction), so that a group without degrees
   // of freedom left gives inf, or NaN where its deviations are 0 (a single element).
-  const double divisor = std::max(0.0, double(r.group_size) - double(correction.value_or(1)));
+  const double divisor = std::max(0.0, n - double(correction.value_or(1)));
   return dispatch(self.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    return fold_groups<T>(self, r, Moments{}, [](Moments m, T x) {
-      const double v = cast<double>(x), delta = v - m.mean;
-      m.n += 1;
-      m.mean += delta / double(m.n);
-      m.m2 += delta * (v - m.mean);
-      return m;
-    }, [divisor, take_sqrt](Moments m) {
-      const double var = m.m2 / divisor;
-      return cast<T>(take_sqrt ? std::sqrt(var) : var);
-    });
+    std::vector<double> means(size_t(r.groups));
+    detail::reduce_groups<T>(self, r, float_fold<T>(nullptr, 0.0, std::plus<>(), unchanged,
+                                                    [n](double s, double) { return s / n; }), means.data());
+    return reduce_into_new<T>(self, r, float_fold<T>(means.data(), 0.0, std::plus<>(), [](auto d) { return d * d; },
+                                                     [=](double m2, double) {
+                                                       const double var = m2 / divisor;
+                                                       return cast<T>(take_sqrt ? std::sqrt(var) : var);
+                                                     }));
   });
-}
-
-// A running max and the sum of exp(x - max): logsumexp in one stable pass.
-struct LogSumExp {
-  double max = -std::numeric_limits<double>::infinity();
-  double sum = 0;
-};
-
-LogSumExp add_exp(LogSumExp s, double v) {
-  if (v > s.max) {  // a new max: rescale what was summed against the old one
-    s.sum = s.sum * std::exp(s.max - v) + 1;
-    s.max = v;
-  } else if (v == s.max) {  // also for v = max = +-inf, where v - max would be NaN
-    s.sum += 1;
-  } else if (v < s.max) {
-    s.sum += std::exp(v - s.max);
-  } else {  // v or the max is NaN
-    s.max = std::numeric_limits<double>::quiet_NaN();
-  }
-  return s;
 }
 
 }  // namespace
@@ -267,8 +430,8 @@ Tensor mean(const Tensor& self, IntArrayRef dim, bool keepdim, std::optional<DTy
   const double n = double(r.group_size);  // an empty group gives 0/0 = NaN, as in PyTorch and NumPy
   return dispatch(out_dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    return fold_groups<T>(src, r, 0.0, [](double a, T x) { return a + cast<double>(x); },
-                          [n](double a) { return cast<T>(a / n); });
+    return reduce_into_new<T>(src, r, float_fold<T>(nullptr, 0.0, std::plus<>(), unchanged,
+                                                    [n](double a, double) { return cast<T>(a / n); }));
   });
 }
 
@@ -333,34 +496,43 @@ Tensor norm(const Tensor& self, const Scalar& p, std::optional<IntArrayRef> dim,
   const bool empty_groups = r.group_size == 0;
   return dispatch(self.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    const auto magnitude = [](T x) { return std::abs(cast<double>(x)); };
     const auto result = [empty_groups](double v) { return cast<T>(empty_groups ? 0.0 : v); };
+    const auto widened = [&](auto m) { return result(double(m)); };
     if (std::isinf(order)) {  // the largest (p = inf) or smallest (p = -inf) magnitude
-      const bool largest = order > 0;
-      return fold_groups<T>(self, r, extreme_start<double>(largest), [=](double best, T x) {
-        const double v = magnitude(x);
-        return replaces(v, best, largest) ? v : best;
-      }, result);
+      if (order > 0) return reduce_into_new<T>(self, r, extreme_of<T, true>(magnitude, widened));
+      return reduce_into_new<T>(self, r, extreme_of<T, false>(magnitude, widened));
     }
-    if (order == 0) {  // the number of nonzero elements, NaN included
-      return fold_groups<T>(self, r, 0.0, [](double n, T x) { return n + double(cast<bool>(x)); }, result);
-    }
-    // (sum |x|^p)^(1/p), sparing p = 1 and p = 2, the common orders, the cost of pow.
-    const auto power = [order](double m) { return order == 1 ? m : order == 2 ? m * m : std::pow(m, order); };
-    const auto root = [order](double s) { return order == 1 ? s : order == 2 ? std::sqrt(s) : std::pow(s, 1 / order); };
-    return fold_groups<T>(self, r, 0.0, [=](double a, T x) { return a + power(magnitude(x)); },
-                          [=](double a) { return result(root(a)); });
+    const auto sum_of = [&](auto f, auto root) {
+      return reduce_into_new<T>(self, r, float_fold<T>(nullptr, 0.0, std::plus<>(), f,
+                                                       [=](double a, double) { return result(root(a)); }));
+    };
+    // The common orders spare the cost of pow.
+    if (order == 0) return sum_of([](double d) { return double(d != 0); }, unchanged);  // nonzeros, NaN included
+    if (order == 1) return sum_of(magnitude, unchanged);
+    if (order == 2) return sum_of([](auto d) { return d * d; }, [](double s) { return std::sqrt(s); });
+    return sum_of([order](auto d) {
+      using math::pow;
+      return pow(magnitude(d), decltype(d)(order));
+    }, [order](double s) { return std::pow(s, 1 / order); });
   });
 }
 
+// Two passes, as PyTorch: the max m of each group, then m + log(sum(exp(x - m))), with m
+// taken as 0 where it is infinite so that x - m is never inf - inf.
 Tensor logsumexp(const Tensor& self, IntArrayRef dim, bool keepdim) {
   const Reduction r = plan("logsumexp", self, dim, keepdim);
   return dispatch(self.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     // Integer and bool inputs give the default float dtype.
     using Out = std::conditional_t<std::is_floating_point_v<opmath_t<T>>, T, cpp_type_of<kDefaultFloat>::type>;
-    return fold_groups<T>(self, r, LogSumExp{}, [](LogSumExp s, T x) { return add_exp(s, cast<double>(x)); },
-                          [](LogSumExp s) { return cast<Out>(s.max + std::log(s.sum)); });
+    std::vector<double> shifts(size_t(r.groups));
+    detail::reduce_groups<T>(self, r, extreme_of<T, true>(unchanged, [](auto m) {
+      return std::isinf(double(m)) ? 0.0 : double(m);
+    }), shifts.data());
+    return reduce_into_new<T>(self, r, float_fold<T>(shifts.data(), 0.0, std::plus<>(), [](auto d) {
+      using math::exp;
+      return exp(d);
+    }, [](double s, double shift) { return cast<Out>(std::log(s) + shift); }));
   });
 }
 

@@ -1,4 +1,6 @@
 // core/src/scan.cpp: cumsum and cumprod, scans along one dim on the reduction planner.
+#include <algorithm>
+#include <array>
 #include <functional>
 
 #include "wick/cast.h"
@@ -33,17 +35,18 @@ Tensor scan(const char* op, const Tensor& self, int64_t dim, std::optional<DType
       using Out = typename decltype(out_tag)::type;
       const T* x = src.data<T>();
       Out* y = out.data<Out>();
-      DimVector in_line(in.kept_sizes.size(), 0), out_line(res.kept_sizes.size(), 0);
-      int64_t in_offset = 0, out_offset = 0;
-      for (int64_t g = 0; g < in.groups; ++g) {
-        Acc acc = Acc(identity);
-        for (int64_t i = 0; i < in.group_size; ++i) {
-          acc = combine(acc, cast<Acc>(x[in_offset + i * in_step]));
-          y[out_offset + i * out_step] = cast<Out>(acc);
-        }
-        detail::advance(in_line, in.kept_sizes, in.kept_strides, in_offset);
-        detail::advance(out_line, res.kept_sizes, res.kept_strides, out_offset);
-      }
+      const std::array<IntArrayRef, 2> kept_strides{in.kept_strides, res.kept_strides};
+      // Lines are independent: whole lines per thread (Note [Parallel grain]).
+      detail::parallel_for(in.groups, std::max<int64_t>(1, detail::kGrainSize / std::max<int64_t>(1, in.group_size)),
+                           [&](int64_t begin, int64_t end) {
+        detail::walk_groups(in.kept_sizes, kept_strides, begin, end, [&](int64_t, const auto& offset) {
+          Acc acc = Acc(identity);
+          for (int64_t i = 0; i < in.group_size; ++i) {
+            acc = combine(acc, cast<Acc>(x[offset[0] + i * in_step]));
+            y[offset[1] + i * out_step] = cast<Out>(acc);
+          }
+        });
+      });
     };
     if (out_dtype == src.dtype()) {
       run(TypeTag<T>{});

@@ -51,17 +51,27 @@ TEST(ReductionPlan, RejectsBadDims) {
   EXPECT_THROW(detail::plan("test", t, {1, -1}, false), Error);
 }
 
-TEST(ReduceGroups, AnIndexedFoldSeesPositionsInsideTheGroup) {
+// A reducer that records what it folds and checks each position against the count so far.
+struct Recorder {
+  using Acc = int64_t;
+  std::vector<double>* seen;
+  Acc start(int64_t) const { return 0; }
+  Acc fold(Acc n, double x, int64_t i) const {
+    seen->push_back(x);
+    EXPECT_EQ(i, n);
+    return n + 1;
+  }
+  Acc combine(Acc a, Acc b) const { return a + b; }
+  int64_t finish(Acc n) const { return n; }
+};
+
+TEST(ReduceGroups, AFoldSeesPositionsInsideTheGroup) {
   // Over every dim of a transposed view, the position is the flat row-major index of the view.
   const Tensor t = transpose(make({0, 1, 2, 3, 4, 5}, {2, 3}), 0, 1);  // [[0, 3], [1, 4], [2, 5]]
   const detail::Reduction r = detail::plan("test", t, {}, false);
   std::vector<double> seen;
   int64_t out = 0;
-  detail::reduce_groups<double>(t, r, int64_t(0), [&](int64_t n, double x, int64_t i) {
-    seen.push_back(x);
-    EXPECT_EQ(i, n);
-    return n + 1;
-  }, [](int64_t n) { return n; }, &out);
+  detail::reduce_groups<double>(t, r, Recorder{&seen}, &out);
   EXPECT_EQ(out, 6);
   EXPECT_EQ(seen, (std::vector<double>{0, 3, 1, 4, 2, 5}));
 }

@@ -19,6 +19,8 @@
 namespace wick {
 namespace math {
 
+template <typename T> using if_scalar = std::enable_if_t<std::is_arithmetic_v<T>, int>;
+
 // float and double overloads of a libm function: f(float) calls ::fnf, f(double) ::fn.
 #define WICK_FLOAT_FUNCTION(name, libm)                                          \
   WICK_HOST_DEVICE inline float name(float x) { return ::libm##f(x); }           \
@@ -56,7 +58,7 @@ template <typename T> WICK_HOST_DEVICE inline T gelu(T x) {
 
 WICK_HOST_DEVICE inline float abs(float x) { return ::fabsf(x); }
 WICK_HOST_DEVICE inline double abs(double x) { return ::fabs(x); }
-template <typename T>
+template <typename T, if_scalar<T> = 0>
 WICK_HOST_DEVICE inline T abs(T x) {
   if constexpr (std::is_unsigned_v<T>) {
     return x;
@@ -69,7 +71,7 @@ WICK_HOST_DEVICE inline T abs(T x) {
 #define WICK_ROUNDING(name, libm)                                                   \
   WICK_HOST_DEVICE inline float name(float x) { return ::libm##f(x); }              \
   WICK_HOST_DEVICE inline double name(double x) { return ::libm(x); }               \
-  template <typename T> WICK_HOST_DEVICE inline T name(T x) { return x; }
+  template <typename T, if_scalar<T> = 0> WICK_HOST_DEVICE inline T name(T x) { return x; }
 WICK_ROUNDING(floor, floor)
 WICK_ROUNDING(ceil, ceil)
 WICK_ROUNDING(trunc, trunc)
@@ -78,7 +80,7 @@ WICK_ROUNDING(round, nearbyint)
 
 template <typename T> WICK_HOST_DEVICE inline T frac(T x) { return x - trunc(x); }
 
-template <typename T>
+template <typename T, if_scalar<T> = 0>
 WICK_HOST_DEVICE inline T sign(T x) {
   if constexpr (std::is_same_v<T, bool>) {
     return x;
@@ -87,21 +89,21 @@ WICK_HOST_DEVICE inline T sign(T x) {
   }
 }
 
-template <typename T>
+template <typename T, if_scalar<T> = 0>
 WICK_HOST_DEVICE inline bool isnan(T x) {
   if constexpr (std::is_floating_point_v<T>) return x != x;
   else return false;
 }
-template <typename T>
+template <typename T, if_scalar<T> = 0>
 WICK_HOST_DEVICE inline bool isinf(T x) {
   if constexpr (std::is_floating_point_v<T>) return x == x && (x - x) != (x - x);  // inf - inf is NaN
   else return false;
 }
-template <typename T> WICK_HOST_DEVICE inline bool isfinite(T x) { return !isnan(x) && !isinf(x); }
+template <typename T, if_scalar<T> = 0> WICK_HOST_DEVICE inline bool isfinite(T x) { return !isnan(x) && !isinf(x); }
 
 // maximum and minimum propagate NaN from either side, as torch.maximum does.
-template <typename T> WICK_HOST_DEVICE inline T maximum(T a, T b) { return isnan(a) ? a : isnan(b) ? b : a > b ? a : b; }
-template <typename T> WICK_HOST_DEVICE inline T minimum(T a, T b) { return isnan(a) ? a : isnan(b) ? b : a < b ? a : b; }
+template <typename T, if_scalar<T> = 0> WICK_HOST_DEVICE inline T maximum(T a, T b) { return isnan(a) ? a : isnan(b) ? b : a > b ? a : b; }
+template <typename T, if_scalar<T> = 0> WICK_HOST_DEVICE inline T minimum(T a, T b) { return isnan(a) ? a : isnan(b) ? b : a < b ? a : b; }
 
 namespace detail {
 // Integer division by zero is an error on the host (as in PyTorch); a device
@@ -118,7 +120,7 @@ WICK_HOST_DEVICE inline bool divisor_is_zero(T b) {
 }  // namespace detail
 
 // Python's %: the result has the sign of the divisor.
-template <typename T>
+template <typename T, if_scalar<T> = 0>
 WICK_HOST_DEVICE inline T remainder(T a, T b) {
   if constexpr (std::is_floating_point_v<T>) {
     const T r = ::fmod(a, b);
@@ -134,7 +136,7 @@ WICK_HOST_DEVICE inline T remainder(T a, T b) {
 }
 
 // C's fmod: the result has the sign of the dividend.
-template <typename T>
+template <typename T, if_scalar<T> = 0>
 WICK_HOST_DEVICE inline T fmod(T a, T b) {
   if constexpr (std::is_floating_point_v<T>) {
     return ::fmod(a, b);
@@ -148,7 +150,7 @@ WICK_HOST_DEVICE inline T fmod(T a, T b) {
 }
 
 // Python's //: rounds toward negative infinity (for floats, PyTorch's div_floor).
-template <typename T>
+template <typename T, if_scalar<T> = 0>
 WICK_HOST_DEVICE inline T floor_divide(T a, T b) {
   if constexpr (std::is_floating_point_v<T>) {
     if (b == T(0)) return a / b;
@@ -171,7 +173,7 @@ WICK_HOST_DEVICE inline T floor_divide(T a, T b) {
 }
 
 // Division rounded toward zero (PyTorch's div_trunc): C's integer division, without its traps.
-template <typename T>
+template <typename T, if_scalar<T> = 0>
 WICK_HOST_DEVICE inline T trunc_divide(T a, T b) {
   if constexpr (std::is_floating_point_v<T>) {
     return trunc(a / b);
@@ -185,7 +187,7 @@ WICK_HOST_DEVICE inline T trunc_divide(T a, T b) {
 }
 
 // Integer powers by squaring; a negative exponent gives 1/a^-b truncated (0 unless |a| == 1).
-template <typename T>
+template <typename T, if_scalar<T> = 0>
 WICK_HOST_DEVICE inline T pow(T a, T b) {
   if constexpr (std::is_floating_point_v<T>) {
     return ::pow(a, b);
@@ -203,19 +205,19 @@ WICK_HOST_DEVICE inline T pow(T a, T b) {
   }
 }
 
-template <typename T>
+template <typename T, if_scalar<T> = 0>
 WICK_HOST_DEVICE inline T bitwise_not(T a) {
   if constexpr (std::is_same_v<T, bool>) return !a;
   else return T(~a);
 }
 
 // Shifts by at least the width give 0 (left) or the sign (right) instead of undefined behaviour.
-template <typename T>
+template <typename T, if_scalar<T> = 0>
 WICK_HOST_DEVICE inline T shift_left(T a, T b) {
   if (b < T(0) || b >= T(sizeof(T) * 8)) return T(0);
   return T(std::make_unsigned_t<T>(a) << b);
 }
-template <typename T>
+template <typename T, if_scalar<T> = 0>
 WICK_HOST_DEVICE inline T shift_right(T a, T b) {
   if (b < T(0) || b >= T(sizeof(T) * 8)) return a < T(0) ? T(-1) : T(0);
   return T(a >> b);

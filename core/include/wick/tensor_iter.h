@@ -11,6 +11,7 @@
 // It holds everything inline: building one allocates nothing.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 
@@ -46,18 +47,40 @@ class TensorIter {
   // the innermost dim; `strides` are that dim's strides of every operand.
   template <typename Loop>
   void for_each(Loop&& loop) const {
+    for_each(loop, 0, numel_);
+  }
+
+  // The same over the elements [begin, end) in the order for_each visits them:
+  // the first and last runs may be parts of runs. Ranges that split [0, numel)
+  // run independently of each other (see wick/cpu/parallel.h).
+  template <typename Loop>
+  void for_each(Loop&& loop, int64_t begin, int64_t end) const {
+    if (begin >= end) return;
     std::array<char*, kMaxOperands> ptr = data_;
-    if (numel_ == 0) return;
     if (ndim_ == 1) {
-      loop(ptr.data(), strides(0), shape_[0]);
+      for (int k = 0; k < noperands_; ++k) ptr[size_t(k)] += begin * strides_[size_t(k)];
+      loop(ptr.data(), strides(0), end - begin);
       return;
     }
-    std::array<int64_t, kMaxDims> counter{};
-    const int64_t inner = shape_[0];
-    for (;;) {
-      loop(ptr.data(), strides(0), inner);
-      int d = 1;
-      for (; d < ndim_; ++d) {
+    // The coordinates of `begin`, and the operands' pointers there.
+    std::array<int64_t, kMaxDims> counter;
+    int64_t rest = begin;
+    for (int d = 0; d < ndim_; ++d) {
+      counter[size_t(d)] = rest % shape_[size_t(d)];
+      rest /= shape_[size_t(d)];
+      const int64_t* s = strides(d);
+      for (int k = 0; k < noperands_; ++k) ptr[size_t(k)] += counter[size_t(d)] * s[k];
+    }
+    const int64_t* inner = strides(0);
+    for (int64_t left = end - begin;;) {
+      const int64_t n = std::min(shape_[0] - counter[0], left);
+      loop(ptr.data(), inner, n);
+      left -= n;
+      if (left == 0) return;
+      // Back to the start of the run, then one step along the outer dims.
+      for (int k = 0; k < noperands_; ++k) ptr[size_t(k)] -= counter[0] * inner[k];
+      counter[0] = 0;
+      for (int d = 1; d < ndim_; ++d) {
         const int64_t* s = strides(d);
         if (++counter[size_t(d)] < shape_[size_t(d)]) {
           for (int k = 0; k < noperands_; ++k) ptr[size_t(k)] += s[k];
@@ -66,7 +89,6 @@ class TensorIter {
         counter[size_t(d)] = 0;
         for (int k = 0; k < noperands_; ++k) ptr[size_t(k)] -= s[k] * (shape_[size_t(d)] - 1);
       }
-      if (d == ndim_) return;
     }
   }
 

@@ -1,12 +1,23 @@
-// core/include/wick/cpu/loops.h: the CPU inner loops behind every pointwise kernel.
+// core/include/wick/cpu/loops.h: the CPU loops behind every pointwise kernel and copy.
 //
 // Included only by the generated per-dtype units, which instantiate these
-// templates once per functor (see kernel.h).
+// templates once per functor (see kernel.h). A kernel splits its elements
+// across threads (wick/cpu/parallel.h), walks each share as runs of the
+// innermost dim (TensorIter::for_each), and computes each run with
+// contiguous_run: all operands contiguous, through vectors where the functor's
+// expression has a vector form (Note [Vectorised functors] in wick/cpu/vec.h).
 #pragma once
 
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <tuple>
+#include <type_traits>
 #include <utility>
 
 #include "wick/cast.h"
+#include "wick/cpu/parallel.h"
+#include "wick/cpu/vec.h"
 #include "wick/dispatch.h"
 #include "wick/function_traits.h"
 #include "wick/kernel.h"
@@ -14,46 +25,159 @@
 namespace wick {
 namespace detail {
 
+// Elements per block when operands must be staged: a multiple of every vector width.
+constexpr int64_t kBlock = 256;
+
+template <typename Op> using out_t = typename function_traits<Op>::result_type;
+template <typename Op, size_t I> using in_t = typename function_traits<Op>::template arg<I>;
+
+template <typename T> constexpr bool is_16bit_float_v = std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>;
+template <typename Op> struct IsCast : std::false_type {};
+template <typename Dst, typename Src> struct IsCast<CastOp<Dst, Src>> : std::true_type {};
+
+template <typename T, size_t> using repeat_t = T;
+
+// The result of Op::compute on vectors of its compute type, or void where it has none.
+template <typename Op, typename Inputs, typename = void> struct VectorResult { using type = void; };
 template <typename Op, size_t... I>
-inline void cpu_loop(const Op& op, char** data, const int64_t* strides, int64_t n,
-                     std::index_sequence<I...>) {
-  using traits = function_traits<Op>;
-  using Out = typename traits::result_type;
-  bool contiguous = strides[0] == sizeof(Out);
-  ((contiguous = contiguous && strides[I + 1] == sizeof(typename traits::template arg<I>)), ...);
-  if (contiguous) {
-    // Constant strides let the compiler vectorise this loop.
-    Out* out = reinterpret_cast<Out*>(data[0]);
-    std::tuple<const typename traits::template arg<I>*...> in{
-        reinterpret_cast<const typename traits::template arg<I>*>(data[I + 1])...};
+struct VectorResult<Op, std::index_sequence<I...>,
+                    std::void_t<decltype(std::declval<const Op&>().compute(
+                        std::declval<vec::Vec<repeat_t<typename Op::C, I>>>()...))>> {
+  using type = decltype(std::declval<const Op&>().compute(std::declval<vec::Vec<repeat_t<typename Op::C, I>>>()...));
+};
+
+// Whether Op runs on vectors: a float or double compute type, and an expression that gives a
+// vector (a mask for a bool result) on vectors.
+template <typename C> constexpr bool has_vectors_v = std::is_same_v<C, float> || std::is_same_v<C, double>;
+template <typename Op, typename = void> struct Vectorises : std::false_type {};
+template <typename Op>
+struct Vectorises<Op, std::enable_if_t<has_vectors_v<typename Op::C> && (function_traits<Op>::arity > 0)>> {
+  using C = typename Op::C;
+  using R = typename VectorResult<Op, std::make_index_sequence<function_traits<Op>::arity>>::type;
+  static constexpr bool value = std::is_same_v<out_t<Op>, bool> ? std::is_same_v<R, vec::Mask<C>>
+                                                                 : std::is_same_v<R, vec::Vec<C>>;
+};
+
+template <typename T> constexpr bool is_float_like_v = is_16bit_float_v<T> || std::is_same_v<T, float>;
+
+// A conversion between a 16-bit float and any dtype goes through float vectors: in bulk.
+// cast<Dst>(x) is cast<Dst>(float(x)) from a 16-bit float, and Dst(cast<float>(x)) to one, so
+// between float and a 16-bit float a vector load and store do it all; other pairs go through a
+// block of floats, filled and read back in separate passes (a vector read of a value just written
+// in narrower pieces stalls on store forwarding).
+template <typename Dst, typename Src>
+void convert_run(Dst* out, const Src* src, int64_t n) {
+  int64_t i = 0;
+  if constexpr (!std::is_same_v<Dst, Src> && (is_16bit_float_v<Src> || is_16bit_float_v<Dst>)) {
+    constexpr int64_t W = vec::Vec<float>::kSize;
+    std::array<float, kBlock> wide;
+    while (i + W <= n) {
+      const int64_t m = std::min(kBlock, (n - i) / W * W);
+      if constexpr (is_float_like_v<Src> && is_float_like_v<Dst>) {
+        for (int64_t j = 0; j < m; j += W) vec::store(out + i + j, vec::load(src + i + j));
+      } else if constexpr (is_16bit_float_v<Src>) {
+        for (int64_t j = 0; j < m; j += W) vec::store(wide.data() + j, vec::load(src + i + j));
+        for (int64_t j = 0; j < m; ++j) out[i + j] = cast<Dst>(wide[size_t(j)]);
+      } else {
+        for (int64_t j = 0; j < m; ++j) wide[size_t(j)] = cast<float>(src[i + j]);
+        for (int64_t j = 0; j < m; j += W) vec::store(out + i + j, vec::load(wide.data() + j));
+      }
+      i += m;
+    }
+  }
+  // The rest, and other pairs: a loop the compiler vectorises.
+  for (; i < n; ++i) out[i] = cast<Dst>(src[i]);
+}
+
+// out[i] = op(in[0][i], in[1][i], ...) for i < n, every operand contiguous.
+template <typename Op, size_t... I>
+void contiguous_run(const Op& op, out_t<Op>* out, const std::tuple<const in_t<Op, I>*...>& in, int64_t n,
+                    std::index_sequence<I...>) {
+  if constexpr (IsCast<Op>::value) {
+    convert_run(out, std::get<I>(in)..., n);
+  } else if constexpr (Vectorises<Op>::value) {
+    constexpr int64_t W = vec::Vec<typename Op::C>::kSize;
+    int64_t i = 0;
+    for (; i + W <= n; i += W) vec::store(out + i, op.compute(vec::load(std::get<I>(in) + i)...));
+    if (i < n) {  // the last partial vector, padded with zeros
+      std::tuple<std::array<in_t<Op, I>, W>...> pad{};
+      ((std::copy(std::get<I>(in) + i, std::get<I>(in) + n, std::get<I>(pad).begin())), ...);
+      std::array<out_t<Op>, W> result;
+      vec::store(result.data(), op.compute(vec::load(std::get<I>(pad).data())...));
+      std::copy(result.begin(), result.begin() + (n - i), out + i);
+    }
+  } else {
+    // Constant strides let the compiler vectorise this loop where the expression allows.
     for (int64_t i = 0; i < n; ++i) out[i] = op(std::get<I>(in)[i]...);
+  }
+}
+
+// One run of n elements whose operands step by `strides` bytes: contiguous ones are read in
+// place; broadcast (stride 0) and strided ones, and a strided output, go through blocks.
+template <typename Op, size_t... I>
+void cpu_loop(const Op& op, char** data, const int64_t* strides, int64_t n, std::index_sequence<I...> seq) {
+  using Out = out_t<Op>;
+  const bool out_direct = strides[0] == int64_t(sizeof(Out));
+  const std::array<bool, sizeof...(I)> direct{(strides[I + 1] == int64_t(sizeof(in_t<Op, I>)))...};
+  if (out_direct && (direct[I] && ...)) {
+    contiguous_run(op, reinterpret_cast<Out*>(data[0]),
+                   std::tuple<const in_t<Op, I>*...>(reinterpret_cast<const in_t<Op, I>*>(data[I + 1])...), n, seq);
     return;
   }
-  for (int64_t i = 0; i < n; ++i) {
-    *reinterpret_cast<Out*>(data[0] + i * strides[0]) =
-        op(*reinterpret_cast<const typename traits::template arg<I>*>(data[I + 1] + i * strides[I + 1])...);
+  std::tuple<std::array<in_t<Op, I>, kBlock>...> staged;
+  std::array<Out, kBlock> result;
+  // A broadcast operand is one value: fill its block once, as far as the run needs.
+  [[maybe_unused]] const size_t filled = size_t(std::min(kBlock, n));
+  ((strides[I + 1] == 0 ? void(std::fill_n(std::get<I>(staged).begin(), filled,
+                                           *reinterpret_cast<const in_t<Op, I>*>(data[I + 1])))
+                        : void()),
+   ...);
+  for (int64_t done = 0; done < n; done += kBlock) {
+    const int64_t m = std::min(kBlock, n - done);
+    [[maybe_unused]] const auto operand = [&](auto index) {
+      constexpr size_t k = decltype(index)::value;
+      using In = in_t<Op, k>;
+      const int64_t stride = strides[k + 1];
+      const char* p = data[k + 1] + done * stride;
+      if (direct[k]) return reinterpret_cast<const In*>(p);
+      auto& block = std::get<k>(staged);
+      if (stride != 0) {
+        for (int64_t j = 0; j < m; ++j) block[size_t(j)] = *reinterpret_cast<const In*>(p + j * stride);
+      }
+      return static_cast<const In*>(block.data());
+    };
+    Out* out = out_direct ? reinterpret_cast<Out*>(data[0]) + done : result.data();
+    contiguous_run(op, out, std::tuple<const in_t<Op, I>*...>(operand(std::integral_constant<size_t, I>{})...), m,
+                   seq);
+    if (!out_direct) {
+      char* dst = data[0] + done * strides[0];
+      for (int64_t j = 0; j < m; ++j) *reinterpret_cast<Out*>(dst + j * strides[0]) = result[size_t(j)];
+    }
   }
+}
+
+// Every element of `iter` through `op`, split across threads (Note [Parallel grain]).
+template <typename Op>
+void run_parallel(const TensorIter& iter, const Op& op) {
+  constexpr auto seq = std::make_index_sequence<function_traits<Op>::arity>{};
+  parallel_for(iter.numel(), kGrainSize, [&](int64_t begin, int64_t end) {
+    iter.for_each([&](char** data, const int64_t* strides, int64_t n) { cpu_loop(op, data, strides, n, seq); },
+                  begin, end);
+  });
 }
 
 }  // namespace detail
 
 template <typename Op>
 void cpu_pointwise_kernel(TensorIter& iter, const Scalar* scalars) {
-  const Op op(scalars);
-  constexpr size_t kIn = function_traits<Op>::arity;
-  iter.for_each([&](char** data, const int64_t* strides, int64_t n) {
-    detail::cpu_loop(op, data, strides, n, std::make_index_sequence<kIn>{});
-  });
+  detail::run_parallel(iter, Op(scalars));
 }
 
 template <typename Dst>
 void cpu_copy_kernel(TensorIter& iter) {
   dispatch(iter.dtype(1), [&](auto tag) {
     using Src = typename decltype(tag)::type;
-    const CastOp<Dst, Src> op;
-    iter.for_each([&](char** data, const int64_t* strides, int64_t n) {
-      detail::cpu_loop(op, data, strides, n, std::make_index_sequence<1>{});
-    });
+    detail::run_parallel(iter, CastOp<Dst, Src>{});
   });
 }
 

@@ -3,8 +3,12 @@
 // (Note [Shards] in codegen/dest/common.py), for host and device alike: the CPU
 // and the CUDA unit of the shard include this one header, so the math a CUDA
 // kernel runs is the math the CPU tests check. Each is built on the host from
-// the op's Scalar constants and copied to the device by value.
+// the op's Scalar constants and copied to the device by value. compute() is the
+// expression over the compute type C, or over a vector of C on the CPU where the
+// expression allows (Note [Vectorised functors] in wick/cpu/vec.h).
 #pragma once
+
+#include <type_traits>
 
 #include "wick/dtype.h"
 #include "wick/macros.h"
@@ -20,10 +24,12 @@ template <typename T>
 struct lt_op {
   using C = opmath_t<T>;
   explicit lt_op(const Scalar* /*scalars*/) {}
-  WICK_HOST_DEVICE bool operator()(T self_in, T other_in) const {
-    const C self = C(self_in);
-    const C other = C(other_in);
-    return static_cast<bool>((self < other));
+  template <typename V>
+  WICK_HOST_DEVICE auto compute(V self, V other) const -> std::decay_t<decltype((self < other))> {
+    return (self < other);
+  }
+  WICK_HOST_DEVICE bool operator()(T self, T other) const {
+    return static_cast<bool>(compute(C(self), C(other)));
   }
 };
 

@@ -3,8 +3,12 @@
 // (Note [Shards] in codegen/dest/common.py), for host and device alike: the CPU
 // and the CUDA unit of the shard include this one header, so the math a CUDA
 // kernel runs is the math the CPU tests check. Each is built on the host from
-// the op's Scalar constants and copied to the device by value.
+// the op's Scalar constants and copied to the device by value. compute() is the
+// expression over the compute type C, or over a vector of C on the CPU where the
+// expression allows (Note [Vectorised functors] in wick/cpu/vec.h).
 #pragma once
+
+#include <type_traits>
 
 #include "wick/dtype.h"
 #include "wick/macros.h"
@@ -20,10 +24,12 @@ template <typename T>
 struct relu_mod_op {
   using C = opmath_t<T>;
   explicit relu_mod_op(const Scalar* /*scalars*/) {}
-  WICK_HOST_DEVICE T operator()(T self_in, T other_in) const {
-    const C self = C(self_in);
-    const C other = C(other_in);
-    return static_cast<T>(((bool((self > C(0.5))) && bool((!(other == C(0))))) ? C(remainder(self, other)) : C(floor_divide(bitwise_not(self), pow(other, C(2))))));
+  template <typename V>
+  WICK_HOST_DEVICE auto compute(V self, V other) const -> std::decay_t<decltype(((bool((self > C(0.5))) && bool((!(other == C(0))))) ? C(remainder(self, other)) : C(floor_divide(bitwise_not(self), pow(other, C(2))))))> {
+    return ((bool((self > C(0.5))) && bool((!(other == C(0))))) ? C(remainder(self, other)) : C(floor_divide(bitwise_not(self), pow(other, C(2)))));
+  }
+  WICK_HOST_DEVICE T operator()(T self, T other) const {
+    return static_cast<T>(compute(C(self), C(other)));
   }
 };
 

@@ -3,8 +3,12 @@
 // (Note [Shards] in codegen/dest/common.py), for host and device alike: the CPU
 // and the CUDA unit of the shard include this one header, so the math a CUDA
 // kernel runs is the math the CPU tests check. Each is built on the host from
-// the op's Scalar constants and copied to the device by value.
+// the op's Scalar constants and copied to the device by value. compute() is the
+// expression over the compute type C, or over a vector of C on the CPU where the
+// expression allows (Note [Vectorised functors] in wick/cpu/vec.h).
 #pragma once
+
+#include <type_traits>
 
 #include "wick/dtype.h"
 #include "wick/macros.h"

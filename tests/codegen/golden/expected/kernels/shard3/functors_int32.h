@@ -3,8 +3,12 @@
 // (Note [Shards] in codegen/dest/common.py), for host and device alike: the CPU
 // and the CUDA unit of the shard include this one header, so the math a CUDA
 // kernel runs is the math the CPU tests check. Each is built on the host from
-// the op's Scalar constants and copied to the device by value.
+// the op's Scalar constants and copied to the device by value. compute() is the
+// expression over the compute type C, or over a vector of C on the CPU where the
+// expression allows (Note [Vectorised functors] in wick/cpu/vec.h).
 #pragma once
+
+#include <type_traits>
 
 #include "wick/dtype.h"
 #include "wick/macros.h"
@@ -21,10 +25,12 @@ struct add_op {
   using C = opmath_t<T>;
   C alpha;
   explicit add_op(const Scalar* scalars) : alpha(scalars[0].to<C>()) {}
-  WICK_HOST_DEVICE T operator()(T self_in, T other_in) const {
-    const C self = C(self_in);
-    const C other = C(other_in);
-    return static_cast<T>((self + (alpha * other)));
+  template <typename V>
+  WICK_HOST_DEVICE auto compute(V self, V other) const -> std::decay_t<decltype((self + (alpha * other)))> {
+    return (self + (alpha * other));
+  }
+  WICK_HOST_DEVICE T operator()(T self, T other) const {
+    return static_cast<T>(compute(C(self), C(other)));
   }
 };
 
@@ -34,9 +40,7 @@ struct fill__op {
   using C = opmath_t<T>;
   C value;
   explicit fill__op(const Scalar* scalars) : value(scalars[0].to<C>()) {}
-  WICK_HOST_DEVICE T operator()() const {
-    return static_cast<T>(value);
-  }
+  WICK_HOST_DEVICE T operator()() const { return static_cast<T>(value); }
 };
 
 }  // namespace kernels

@@ -1,0 +1,323 @@
+"""CPU kernels side by side with NumPy and PyTorch: bandwidth, matrix products, and every op.
+
+    PYTHONPATH=build/python /usr/bin/python3 bench/kernels.py [--rounds N] [--only OP ...]
+
+Three tables, each measured in this one process with the contenders' rounds
+interleaved and the best round kept, so that a busy machine slows every column
+alike; read the ratios, not the absolute numbers.
+
+1. Bandwidth on 16M float32 elements (64 MB per operand), in GB/s counting the
+   bytes read plus the bytes written. "copy" is the machine's copy bandwidth,
+   the better of NumPy's and PyTorch's copy into an existing array; "out=" rows
+   write into an existing tensor, "new" rows allocate their result.
+2. Matrix products of n x n float32 matrices, in GFLOP/s (2 n^3 per product).
+3. The op surface on 1M elements: every op of declarations/*.yaml (read with
+   codegen's own parser, so ops added later appear here by themselves), called
+   with arguments built from its parameters' types and names on 1024 x 1024
+   float32 tensors, against the PyTorch function or method of the same name.
+   The first signature both libraries accept is timed; an op neither can run
+   with the built arguments is listed as skipped, with the reason.
+
+Targets (issue 5): add, mul and copy at >= 0.9x the copy bandwidth; sum, exp,
+log, tanh and sigmoid at >= PyTorch; matmul at >= 0.9x PyTorch; every op
+within 2x of PyTorch (time(wick) <= 2 time(torch)).
+"""
+import argparse
+import glob
+import os
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+
+import wick
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+from codegen import gen  # noqa: E402  (the declarations' own parser)
+
+BIG = 16 * 2**20
+SIDE = 1024  # the op surface runs on SIDE x SIDE = 1M elements
+
+
+def best_times(calls, rounds):
+    """{name: seconds per call}: the best of `rounds` interleaved rounds, each of enough calls for ~1 ms."""
+    counts = {}
+    for name, fn in calls.items():
+        fn()
+        start = time.perf_counter()
+        fn()
+        once = max(time.perf_counter() - start, 1e-7)
+        counts[name] = max(1, min(1000, int(1e-3 / once)))
+    best = {name: float("inf") for name in calls}
+    for _ in range(rounds):
+        for name, fn in calls.items():
+            n = counts[name]
+            start = time.perf_counter()
+            for _ in range(n):
+                fn()
+            best[name] = min(best[name], (time.perf_counter() - start) / n)
+    return best
+
+
+def bandwidth(rounds):
+    rng = np.random.default_rng(0)
+    a = rng.uniform(0.1, 0.9, BIG).astype(np.float32)
+    b = rng.uniform(0.1, 0.9, BIG).astype(np.float32)
+    c = np.empty_like(a)
+    wa, wb, wc = wick.from_numpy(a), wick.from_numpy(b), wick.from_numpy(c)
+    ta, tb, tc = torch.from_numpy(a), torch.from_numpy(b), torch.from_numpy(c)
+    sig = lambda x: 1 / (1 + np.exp(-x))  # noqa: E731
+    # (row, bytes per element, {column: call}, target): target "copy" or "torch".
+    rows = [
+        ("copy", 8, dict(wick=lambda: wc.copy_(wa), numpy=lambda: np.copyto(c, a), torch=lambda: tc.copy_(ta)), "copy"),
+        ("add out=", 12, dict(wick=lambda: wick.add(wa, wb, out=wc), numpy=lambda: np.add(a, b, out=c),
+                              torch=lambda: torch.add(ta, tb, out=tc)), "copy"),
+        ("add new", 12, dict(wick=lambda: wa + wb, numpy=lambda: a + b, torch=lambda: ta + tb), "copy"),
+        ("mul out=", 12, dict(wick=lambda: wick.mul(wa, wb, out=wc), numpy=lambda: np.multiply(a, b, out=c),
+                              torch=lambda: torch.mul(ta, tb, out=tc)), "copy"),
+        ("mul new", 12, dict(wick=lambda: wa * wb, numpy=lambda: a * b, torch=lambda: ta * tb), "copy"),
+        ("add scalar out=", 8, dict(wick=lambda: wick.add(wa, 2.0, out=wc), numpy=lambda: np.add(a, 2.0, out=c),
+                                    torch=lambda: torch.add(ta, 2.0, out=tc)), "copy"),
+        ("sum", 4, dict(wick=lambda: wa.sum(), numpy=lambda: a.sum(), torch=lambda: ta.sum()), "torch"),
+        ("exp out=", 8, dict(wick=lambda: wick.exp(wa, out=wc), numpy=lambda: np.exp(a, out=c),
+                             torch=lambda: torch.exp(ta, out=tc)), "torch"),
+        ("log out=", 8, dict(wick=lambda: wick.log(wa, out=wc), numpy=lambda: np.log(a, out=c),
+                             torch=lambda: torch.log(ta, out=tc)), "torch"),
+        ("tanh out=", 8, dict(wick=lambda: wick.tanh(wa, out=wc), numpy=lambda: np.tanh(a, out=c),
+                              torch=lambda: torch.tanh(ta, out=tc)), "torch"),
+        ("sigmoid out=", 8, dict(wick=lambda: wick.sigmoid(wa, out=wc), numpy=lambda: sig(a),
+                                 torch=lambda: torch.sigmoid(ta, out=tc)), "torch"),
+    ]
+    calls = {(row, col): fn for row, _, cols, _ in rows for col, fn in cols.items()}
+    t = best_times(calls, rounds)
+    gbs = {key: nbytes * BIG / t[key] / 1e9 for row, nbytes, cols, _ in rows for key in [(row, c) for c in cols]}
+    copy_bw = max(gbs["copy", "numpy"], gbs["copy", "torch"])
+    print(f"\n## Bandwidth, {BIG // 2**20}M float32 elements, GB/s (bytes read + written); copy bandwidth "
+          f"{copy_bw:.1f} GB/s\n")
+    print("| op | wick | NumPy | PyTorch | wick / copy | wick / PyTorch | target |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
+    for row, _, cols, target in rows:
+        w, n, p = gbs[row, "wick"], gbs[row, "numpy"], gbs[row, "torch"]
+        if target == "copy":
+            goal, met = ">= 0.9x copy", w >= 0.9 * copy_bw
+        else:
+            goal, met = ">= PyTorch", w >= p
+        numpy_col = "-" if row.startswith("sigmoid") else f"{n:.1f}"  # NumPy has none: a composite, not compared
+        print(f"| {row} | {w:.1f} | {numpy_col} | {p:.1f} | {w / copy_bw:.2f} | {w / p:.2f} | "
+              f"{goal}: {'met' if met else 'MISSED'} |")
+
+
+def matmul(rounds):
+    print("\n## Matrix products, float32, GFLOP/s\n")
+    print("| n | wick | NumPy | PyTorch | wick / PyTorch | target |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    rng = np.random.default_rng(1)
+    for n in (256, 1024, 2048):
+        a, b = rng.random((n, n), dtype=np.float32), rng.random((n, n), dtype=np.float32)
+        wa, wb, ta, tb = wick.from_numpy(a), wick.from_numpy(b), torch.from_numpy(a), torch.from_numpy(b)
+        t = best_times(dict(wick=lambda: wick.matmul(wa, wb), numpy=lambda: a @ b, torch=lambda: ta @ tb), rounds)
+        f = {k: 2 * n**3 / v / 1e9 for k, v in t.items()}
+        ratio = f["wick"] / f["torch"]
+        print(f"| {n} | {f['wick']:.0f} | {f['numpy']:.0f} | {f['torch']:.0f} | {ratio:.2f} | "
+              f">= 0.9: {'met' if ratio >= 0.9 else 'MISSED'} |")
+
+
+# --- the op surface --------------------------------------------------------------------------------
+
+class Operands:
+    """The arrays every op's arguments are cut from, shared by both libraries."""
+
+    def __init__(self):
+        rng = np.random.default_rng(2)
+        self.x = rng.uniform(0.1, 0.9, (SIDE, SIDE)).astype(np.float32)  # inside every op's domain
+        self.y = rng.uniform(0.1, 0.9, (SIDE, SIDE)).astype(np.float32)
+        self.z = rng.uniform(0.1, 0.9, (SIDE, SIDE)).astype(np.float32)
+        self.mask = rng.random((SIDE, SIDE)) < 0.5
+        self.rows = rng.integers(0, SIDE, SIDE)            # indices along one dim
+        self.full_index = rng.integers(0, SIDE, (SIDE, SIDE))  # an index per element
+        self.flat_index = rng.integers(0, SIDE * SIDE, SIDE * SIDE)
+        self.batch = rng.uniform(0.1, 0.9, (16, 256, 256)).astype(np.float32)  # 1M elements as 16 matrices
+        self.vec = rng.uniform(0.1, 0.9, SIDE).astype(np.float32)
+        self.data = self.x.tolist()
+
+
+# Tensor operands whose shape or dtype is not that of `self`, by op (in-place ops take their
+# function's) and parameter name, then by parameter name alone.
+TENSORS_BY_OP = {
+    ("index_select", "index"): "rows", ("index_add", "index"): "rows", ("take", "index"): "flat_index",
+    ("put", "index"): "flat_index", ("put", "source"): "flat_x", ("dot", "self"): "flat_x",
+    ("dot", "tensor"): "flat_y", ("mv", "vec"): "vec",
+    ("addmv", "self"): "vec", ("addmv", "vec"): "vec", ("outer", "self"): "vec", ("outer", "vec2"): "vec",
+    ("bmm", "self"): "batch", ("bmm", "mat2"): "batch", ("baddbmm", "self"): "batch",
+    ("addbmm", "self"): "batch0", ("masked_fill", "value"): "zero_dim", ("item", "self"): "one",
+}
+TENSORS_BY_NAME = {"index": "full_index", "mask": "mask", "condition": "mask", "batch1": "batch", "batch2": "batch"}
+# Other arguments, by op and parameter name, then by parameter name; without one, the default.
+VALUES_BY_OP = {
+    ("arange", "end"): SIDE * SIDE, ("linspace", "steps"): SIDE * SIDE, ("logspace", "steps"): SIDE * SIDE,
+    ("randperm", "n"): SIDE * SIDE, ("view", "size"): [-1], ("reshape", "shape"): [-1], ("permute", "dims"): [1, 0],
+    ("narrow", "start"): 0, ("select", "index"): 3, ("unsqueeze", "dim"): 0, ("transpose", "dim1"): 0,
+    ("to", "dtype"): "float64", ("type", "dtype"): "float64", ("movedim", "destination"): [0],
+    ("clamp", "min"): 0.25, ("clamp", "max"): 0.75,
+}
+VALUES_BY_NAME = {
+    "dim": 1, "dims": [0], "dim0": 1, "dim1": 0, "size": [SIDE, SIDE], "shape": [SIDE, SIDE], "sizes": [32, 32],
+    "repeats": [2, 1], "shifts": [1], "source": [1], "destination": [0], "length": SIDE // 2, "n": SIDE,
+    "high": 10, "seed": 0, "steps": SIDE, "device": "cpu",
+}
+
+
+def tensor_operand(ops, op, name):
+    key = TENSORS_BY_OP.get((op, name)) or TENSORS_BY_NAME.get(name) or "x"
+    if key == "x" and name not in ("self", "input"):
+        key = "y" if name in ("other", "mat2", "end", "tensor1", "src", "vec2", "mat1", "tensor") else "z"
+    if key == "flat_x":
+        return ops.x.reshape(-1)
+    if key == "flat_y":
+        return ops.y.reshape(-1)
+    if key == "batch0":
+        return ops.batch[0]
+    if key == "zero_dim":
+        return np.array(0.5, dtype=np.float32)
+    if key == "one":
+        return np.array([0.5], dtype=np.float32)
+    return getattr(ops, key)
+
+
+def operand_dtype(decl):
+    """float32, or for an op without it (the bitwise ones) int32 or the first dtype it lists."""
+    listed = decl.dtypes.get("cpu", ()) if decl.dtypes else ()
+    if not listed or "float32" in listed:
+        return "float32"
+    return "int32" if "int32" in listed else listed[0]
+
+
+def build(ops, decl, params):
+    """(wick args, torch args) for the required parameters (and the optional ones a recipe names),
+    or None where a type has no recipe."""
+    op = decl.name.rstrip("_")  # an in-place op takes its function's recipes
+    dtype = operand_dtype(decl)
+    w, t = [], []
+    for p in params:
+        named = (op, p.name) in VALUES_BY_OP or (op, p.name) in TENSORS_BY_OP
+        if (p.default is not None or p.type.optional and p.type.base != "Tensor") and not named:
+            continue
+        base = p.type.base
+        if base == "Tensor":
+            a = tensor_operand(ops, op, p.name)
+            if a.dtype == np.float32 and dtype != "float32":
+                a = (a * 100).astype(dtype)
+            # Copies, so that in-place ops change nothing another op reads.
+            w.append(wick.from_numpy(a.copy()))
+            t.append(torch.from_numpy(a.copy()))
+        elif base == "Scalar":
+            w.append(VALUES_BY_OP.get((op, p.name), 0.5 if dtype == "float32" else 3))
+            t.append(w[-1])
+        elif base in ("int", "bool"):
+            v = VALUES_BY_OP.get((op, p.name), VALUES_BY_NAME.get(p.name, False if base == "bool" else None))
+            if v is None:
+                return None
+            w.append(v)
+            t.append(v)
+        elif base == "ScalarType":
+            name = VALUES_BY_OP.get((op, p.name), "float64")
+            w.append(getattr(wick, name))
+            t.append(getattr(torch, name))
+        elif base == "Device":
+            w.append("cpu")
+            t.append("cpu")
+        elif base == "object":
+            w.append(ops.data)
+            t.append(ops.data)
+        else:
+            return None
+    return w, t
+
+
+def torch_callable(decl, name):
+    if "function" in decl.variants:
+        for home in (torch, torch.nn.functional):
+            if hasattr(home, name):
+                return lambda *a: getattr(home, name)(*a)
+    if hasattr(torch.Tensor, name):
+        return lambda x, *a: getattr(x, name)(*a)
+    return None
+
+
+def wick_callable(decl, name):
+    if "function" in decl.variants:
+        return lambda *a: getattr(wick, name)(*a)
+    return lambda x, *a: getattr(x, name)(*a)
+
+
+def surface(rounds, only):
+    decls = gen.load_declarations(sorted(glob.glob(str(ROOT / "declarations" / "*.yaml"))))
+    ops = Operands()
+    results, skipped = [], []
+    for decl in sorted(decls, key=lambda d: d.name):
+        if only and decl.name not in only:
+            continue
+        tcall, wcall = torch_callable(decl, decl.name), wick_callable(decl, decl.name)
+        if tcall is None:
+            skipped.append((decl.name, "PyTorch has no function or method of that name"))
+            continue
+        chosen, reason = None, "no signature has a recipe for its arguments"
+        for sig in decl.signatures:
+            args = build(ops, decl, sig.params)
+            if args is None:
+                continue
+            try:
+                wcall(*args[0])
+                tcall(*args[1])
+            except Exception as e:  # this signature does not fit the built arguments: try the next
+                reason = f"{type(e).__name__}: {str(e).splitlines()[0][:80]}"
+                continue
+            chosen = (sig, args)
+            break
+        if chosen is None:
+            skipped.append((decl.name, reason))
+            continue
+        sig, (wargs, targs) = chosen
+        t = best_times(dict(wick=lambda: wcall(*wargs), torch=lambda: tcall(*targs)), rounds)
+        results.append((decl.name, str(sig).split(" ->")[0], t["wick"], t["torch"]))
+    print(f"\n## Every op on {SIDE}x{SIDE} float32 ({len(results)} timed, {len(skipped)} skipped)\n")
+    print("| op | signature | wick | PyTorch | PyTorch / wick | within 2x |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    slow = []
+    for name, sig, w, p in results:
+        ok = w <= 2 * p
+        if not ok:
+            slow.append(name)
+        print(f"| {name} | `{sig}` | {fmt(w)} | {fmt(p)} | {p / w:.2f} | {'yes' if ok else 'NO'} |")
+    for name, why in skipped:
+        print(f"| {name} | skipped: {why} | | | | |")
+    print(f"\nOutside 2x of PyTorch: {', '.join(slow) if slow else 'none'}")
+
+
+def fmt(seconds):
+    for unit, scale in (("s", 1), ("ms", 1e-3), ("us", 1e-6)):
+        if seconds >= scale:
+            return f"{seconds / scale:.3g} {unit}"
+    return f"{seconds * 1e9:.0f} ns"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--rounds", type=int, default=9, help="interleaved rounds; the best is kept (default 9)")
+    parser.add_argument("--only", nargs="*", help="op surface: only these ops (and skip tables 1 and 2)")
+    args = parser.parse_args()
+    threads = os.environ.get("OMP_NUM_THREADS", str(os.cpu_count()))
+    print(f"wick threads: {threads}; PyTorch {torch.__version__} threads: {torch.get_num_threads()}; "
+          f"NumPy {np.__version__}; load average before: {os.getloadavg()[0]:.1f}")
+    if not args.only:
+        bandwidth(args.rounds)
+        matmul(args.rounds)
+    surface(args.rounds, set(args.only or ()))
+    print(f"\nload average after: {os.getloadavg()[0]:.1f}")
+
+
+if __name__ == "__main__":
+    main()

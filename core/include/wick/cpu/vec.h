@@ -1,0 +1,292 @@
+// core/include/wick/cpu/vec.h: SIMD vectors of float and double for the CPU kernels, and the math of
+// wick/math.h on them, with SLEEF for the transcendental functions.
+//
+// Note [Vectorised functors]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~
+// Each generated functor (generated/kernels/functors.h) holds its expression
+// once, as a member template compute(V...) over its compute type C: V is C in
+// the functor's operator(), which CUDA runs, and Vec<C> in the CPU loops
+// (wick/cpu/loops.h), which feed it Vec<C>::kSize elements at a time. Vec<C>
+// has C's arithmetic and comparisons (a comparison gives a Mask), and the
+// functions of wick/math.h as overloads that argument-dependent lookup finds;
+// math.h's single-value templates take arithmetic types only. So an expression
+// that uses something with no vector form here (a conditional expression, an
+// integer operation, floor_divide) fails to substitute, quietly, and its op
+// runs operator() in a plain loop that the compiler vectorises where it can.
+//
+// On the CPU an op thus computes every element with the same code whatever
+// the layout: strided and broadcast operands are staged through blocks, and a
+// run's last partial vector is padded, so no result depends on alignment, on
+// an element's position or on how the work was split across threads.
+//
+// The width is the widest the build targets (WICK_CPU_ARCH in
+// core/CMakeLists.txt): AVX-512, AVX2 with FMA, or SSE2, each with SLEEF's
+// functions for that instruction set; another target gets 16-byte vectors
+// whose functions call the scalar ones lane by lane.
+#pragma once
+
+#include <sleef.h>
+
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
+
+#include "wick/dtype.h"
+#include "wick/math.h"
+
+#if defined(__AVX512F__)
+#define WICK_VEC_TIER 3
+#define WICK_SLEEF_F(fn, ulp) Sleef_##fn##f16_##ulp##avx512f
+#define WICK_SLEEF_D(fn, ulp) Sleef_##fn##d8_##ulp##avx512f
+#elif defined(__AVX2__) && defined(__FMA__)
+#define WICK_VEC_TIER 2
+#define WICK_SLEEF_F(fn, ulp) Sleef_##fn##f8_##ulp##avx2
+#define WICK_SLEEF_D(fn, ulp) Sleef_##fn##d4_##ulp##avx2
+#elif defined(__SSE2__)
+#define WICK_VEC_TIER 1
+#define WICK_SLEEF_F(fn, ulp) Sleef_##fn##f4_##ulp##sse2
+#define WICK_SLEEF_D(fn, ulp) Sleef_##fn##d2_##ulp##sse2
+#else
+#define WICK_VEC_TIER 0
+#endif
+
+namespace wick {
+namespace vec {
+
+constexpr int kBytes = WICK_VEC_TIER == 3 ? 64 : WICK_VEC_TIER == 2 ? 32 : 16;
+
+// The compiler's vector of kBytes bytes of E.
+template <typename E> struct Native;
+#define WICK_NATIVE_VECTOR(E) \
+  template <> struct Native<E> { typedef E type __attribute__((vector_size(kBytes))); };
+WICK_NATIVE_VECTOR(float)
+WICK_NATIVE_VECTOR(double)
+WICK_NATIVE_VECTOR(int32_t)
+WICK_NATIVE_VECTOR(int64_t)
+WICK_NATIVE_VECTOR(uint32_t)
+#undef WICK_NATIVE_VECTOR
+
+template <typename C> struct Vec;
+
+// Lanes of true (all bits set) and false (zero), as comparisons of Vec<C> give.
+template <typename C>
+struct Mask {
+  using Raw = typename Native<std::conditional_t<sizeof(C) == 4, int32_t, int64_t>>::type;
+  Raw v;
+
+  Mask(Raw raw) : v(raw) {}  // NOLINT: implicit, for results of vector comparisons
+  friend Mask operator!(Mask a) { return ~a.v; }
+  friend Mask operator&(Mask a, Mask b) { return a.v & b.v; }
+  friend Mask operator|(Mask a, Mask b) { return a.v | b.v; }
+  friend Mask operator^(Mask a, Mask b) { return a.v ^ b.v; }
+  friend Mask operator==(Mask a, Mask b) { return ~(a.v ^ b.v); }
+  friend Mask operator!=(Mask a, Mask b) { return a.v ^ b.v; }
+};
+
+template <typename C>
+struct Vec {
+  static_assert(std::is_same_v<C, float> || std::is_same_v<C, double>, "vectors hold float or double");
+  using Raw = typename Native<C>::type;
+  static constexpr int kSize = kBytes / int(sizeof(C));
+  Raw v;
+
+  Vec() = default;
+  Vec(Raw raw) : v(raw) {}  // NOLINT: implicit, for results of vector operations and of SLEEF
+  Vec(C s) {                // NOLINT: implicit, so that an expression's constants and literals broadcast
+    for (int i = 0; i < kSize; ++i) v[i] = s;
+  }
+
+  friend Vec operator+(Vec a) { return a; }
+  friend Vec operator-(Vec a) { return -a.v; }
+  friend Vec operator+(Vec a, Vec b) { return a.v + b.v; }
+  friend Vec operator-(Vec a, Vec b) { return a.v - b.v; }
+  friend Vec operator*(Vec a, Vec b) { return a.v * b.v; }
+  friend Vec operator/(Vec a, Vec b) { return a.v / b.v; }
+  friend Mask<C> operator==(Vec a, Vec b) { return a.v == b.v; }
+  friend Mask<C> operator!=(Vec a, Vec b) { return a.v != b.v; }
+  friend Mask<C> operator<(Vec a, Vec b) { return a.v < b.v; }
+  friend Mask<C> operator<=(Vec a, Vec b) { return a.v <= b.v; }
+  friend Mask<C> operator>(Vec a, Vec b) { return a.v > b.v; }
+  friend Mask<C> operator>=(Vec a, Vec b) { return a.v >= b.v; }
+  friend Mask<C> operator!(Vec a) { return a.v == Raw{}; }
+
+  // The functions of wick/math.h built from the others, with its scalar versions' exact semantics.
+  friend Vec select(Mask<C> m, Vec a, Vec b) { return m.v ? a.v : b.v; }
+  friend Mask<C> isnan(Vec x) { return x.v != x.v; }
+  friend Mask<C> isinf(Vec x) { return abs(x) == Vec(C(INFINITY)); }
+  friend Mask<C> isfinite(Vec x) { return abs(x) < Vec(C(INFINITY)); }
+  friend Vec sign(Vec x) { return select(x > Vec(C(0)), Vec(C(1)), select(x < Vec(C(0)), Vec(C(-1)), Vec(C(0)))); }
+  friend Vec maximum(Vec a, Vec b) { return select(isnan(a), a, select(isnan(b), b, select(a > b, a, b))); }
+  friend Vec minimum(Vec a, Vec b) { return select(isnan(a), a, select(isnan(b), b, select(a < b, a, b))); }
+  friend Vec remainder(Vec a, Vec b) {
+    const Vec r = fmod(a, b);
+    return select((r != Vec(C(0))) & ((r < Vec(C(0))) != (b < Vec(C(0)))), r + b, r);
+  }
+  friend Vec floor_divide(Vec a, Vec b) {
+    const Vec zero(C(0)), one(C(1)), quotient = a / b, mod = fmod(a, b);
+    Vec div = (a - mod) / b;
+    div = select((mod != zero) & ((b < zero) != (mod < zero)), div - one, div);
+    const Vec below = floor(div);
+    const Vec rounded = select(div - below > Vec(C(0.5)), below + one, below);
+    return select(b == zero, quotient, select(div == zero, copysign(zero, quotient), rounded));
+  }
+  friend Vec trunc_divide(Vec a, Vec b) { return trunc(a / b); }
+  // `magnitude` with the sign bit of `sign`.
+  friend Vec copysign(Vec magnitude, Vec sign) {
+    using Bits = typename Mask<C>::Raw;
+    const Bits sign_bit = reinterpret_cast<Bits>(Vec(C(-0.0)).v);
+    return reinterpret_cast<Raw>((reinterpret_cast<Bits>(magnitude.v) & ~sign_bit) |
+                                 (reinterpret_cast<Bits>(sign.v) & sign_bit));
+  }
+};
+
+// Lane-by-lane application of a scalar function: the portable fallback.
+template <typename C, typename F>
+Vec<C> lanewise(Vec<C> x, F f) {
+  for (int i = 0; i < Vec<C>::kSize; ++i) x.v[i] = f(x.v[i]);
+  return x;
+}
+template <typename C, typename F>
+Vec<C> lanewise(Vec<C> x, Vec<C> y, F f) {
+  for (int i = 0; i < Vec<C>::kSize; ++i) x.v[i] = f(x.v[i], y.v[i]);
+  return x;
+}
+
+// The SLEEF-backed functions: `ulp` is SLEEF's accuracy suffix (u10: within 1.0 ULP, as
+// PyTorch uses), empty for the exact ones.
+#if WICK_VEC_TIER > 0
+#define WICK_VEC_FUNCTION(name, sleef, ulp)                                                             \
+  inline Vec<float> name(Vec<float> x) { return WICK_SLEEF_F(sleef, ulp)(x.v); }                        \
+  inline Vec<double> name(Vec<double> x) { return WICK_SLEEF_D(sleef, ulp)(x.v); }
+#define WICK_VEC_FUNCTION2(name, sleef, ulp)                                                            \
+  inline Vec<float> name(Vec<float> x, Vec<float> y) { return WICK_SLEEF_F(sleef, ulp)(x.v, y.v); }     \
+  inline Vec<double> name(Vec<double> x, Vec<double> y) { return WICK_SLEEF_D(sleef, ulp)(x.v, y.v); }
+#else
+#define WICK_VEC_FUNCTION(name, sleef, ulp)                                                             \
+  inline Vec<float> name(Vec<float> x) { return lanewise(x, [](float a) { return math::name(a); }); }   \
+  inline Vec<double> name(Vec<double> x) { return lanewise(x, [](double a) { return math::name(a); }); }
+#define WICK_VEC_FUNCTION2(name, sleef, ulp)                                                            \
+  inline Vec<float> name(Vec<float> x, Vec<float> y) {                                                  \
+    return lanewise(x, y, [](float a, float b) { return math::name(a, b); });                           \
+  }                                                                                                     \
+  inline Vec<double> name(Vec<double> x, Vec<double> y) {                                               \
+    return lanewise(x, y, [](double a, double b) { return math::name(a, b); });                         \
+  }
+#endif
+WICK_VEC_FUNCTION(exp, exp, u10)
+WICK_VEC_FUNCTION(exp2, exp2, u10)
+WICK_VEC_FUNCTION(expm1, expm1, u10)
+WICK_VEC_FUNCTION(log, log, u10)
+WICK_VEC_FUNCTION(log2, log2, u10)
+WICK_VEC_FUNCTION(log10, log10, u10)
+WICK_VEC_FUNCTION(log1p, log1p, u10)
+WICK_VEC_FUNCTION(sqrt, sqrt, )
+WICK_VEC_FUNCTION(sin, sin, u10)
+WICK_VEC_FUNCTION(cos, cos, u10)
+WICK_VEC_FUNCTION(tan, tan, u10)
+WICK_VEC_FUNCTION(asin, asin, u10)
+WICK_VEC_FUNCTION(acos, acos, u10)
+WICK_VEC_FUNCTION(atan, atan, u10)
+WICK_VEC_FUNCTION(sinh, sinh, u10)
+WICK_VEC_FUNCTION(cosh, cosh, u10)
+WICK_VEC_FUNCTION(tanh, tanh, u10)
+WICK_VEC_FUNCTION(erf, erf, u10)
+WICK_VEC_FUNCTION(abs, fabs, )
+WICK_VEC_FUNCTION(floor, floor, )
+WICK_VEC_FUNCTION(ceil, ceil, )
+WICK_VEC_FUNCTION(trunc, trunc, )
+WICK_VEC_FUNCTION(round, rint, )  // ties to even, as math::round
+WICK_VEC_FUNCTION2(atan2, atan2, u10)
+WICK_VEC_FUNCTION2(pow, pow, u10)
+WICK_VEC_FUNCTION2(fmod, fmod, )
+#undef WICK_VEC_FUNCTION
+#undef WICK_VEC_FUNCTION2
+
+// gelu of floats with erf from Abramowitz and Stegun's formula 7.1.26 (absolute error below
+// 1.5e-7), as PyTorch's CPU kernel computes it: SLEEF's erf, within 1 ULP, costs several times
+// more. Doubles keep wick/math.h's gelu, on SLEEF's erf.
+inline Vec<float> gelu(Vec<float> x) {
+  using V = Vec<float>;
+  const V z = x * V(0.70710678118654752440f), a = abs(z);
+  const V t = V(1.0f) / (V(0.3275911f) * a + V(1.0f));
+  const V poly = t * (V(0.254829592f) + t * (V(-0.284496736f) + t * (V(1.421413741f) +
+                                                                      t * (V(-1.453152027f) + t * V(1.061405429f)))));
+  const V erf_a = V(1.0f) - poly * exp(-(a * a));
+  return V(0.5f) * x * (V(1.0f) + select(z < V(0.0f), -erf_a, erf_a));
+}
+
+// Loads and stores of Vec<C>::kSize elements of a storage type whose compute type is C, at any alignment.
+template <typename C>
+Vec<C> load(const C* p) {
+  Vec<C> r;
+  std::memcpy(&r.v, p, sizeof r.v);
+  return r;
+}
+template <typename C>
+void store(C* p, Vec<C> x) {
+  std::memcpy(p, &x.v, sizeof x.v);
+}
+
+// float16 through the F16C conversions where the target has them (round to nearest even, as Half does).
+inline Vec<float> load(const Half* p) {
+#if WICK_VEC_TIER == 3
+  return _mm512_maskz_cvtph_ps(0xffff, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
+#elif WICK_VEC_TIER == 2 && defined(__F16C__)
+  return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+#elif WICK_VEC_TIER == 1 && defined(__F16C__)
+  return _mm_cvtph_ps(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p)));
+#else
+  Vec<float> r;
+  for (int i = 0; i < Vec<float>::kSize; ++i) r.v[i] = float(p[i]);
+  return r;
+#endif
+}
+
+inline void store(Half* p, Vec<float> x) {
+#if WICK_VEC_TIER > 0
+  [[maybe_unused]] constexpr int kRound = _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC;
+#endif
+#if WICK_VEC_TIER == 3
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), _mm512_maskz_cvtps_ph(0xffff, x.v, kRound));
+#elif WICK_VEC_TIER == 2 && defined(__F16C__)
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(p), _mm256_cvtps_ph(x.v, kRound));
+#elif WICK_VEC_TIER == 1 && defined(__F16C__)
+  _mm_storel_epi64(reinterpret_cast<__m128i*>(p), _mm_cvtps_ph(x.v, kRound));
+#else
+  for (int i = 0; i < Vec<float>::kSize; ++i) p[i] = Half(x.v[i]);
+#endif
+}
+
+// bfloat16 is the top half of a float: widening is a shift; narrowing rounds as BFloat16 does.
+typedef uint16_t BFloat16Bits __attribute__((vector_size(kBytes / 2)));
+using FloatBits = Native<uint32_t>::type;
+
+inline Vec<float> load(const BFloat16* p) {
+  BFloat16Bits h;
+  std::memcpy(&h, p, sizeof h);
+  return reinterpret_cast<Vec<float>::Raw>(__builtin_convertvector(h, FloatBits) << 16);
+}
+
+inline void store(BFloat16* p, Vec<float> x) {
+  const FloatBits u = reinterpret_cast<FloatBits>(x.v);
+  const FloatBits rounded = (u + 0x7fffu + ((u >> 16) & 1u)) >> 16;
+  const FloatBits bits = (u & 0x7fffffffu) > 0x7f800000u ? (u >> 16) | 0x40u : rounded;  // NaN stays quiet NaN
+  const BFloat16Bits h = __builtin_convertvector(bits, BFloat16Bits);
+  std::memcpy(p, &h, sizeof h);
+}
+
+// A mask as bools, one byte of 0 or 1 per lane.
+template <typename C>
+void store(bool* p, Mask<C> m) {
+  typedef uint8_t Bytes __attribute__((vector_size(Vec<C>::kSize)));
+  const Bytes b = __builtin_convertvector(m.v & 1, Bytes);
+  std::memcpy(p, &b, sizeof b);
+}
+
+}  // namespace vec
+}  // namespace wick
