@@ -17,6 +17,7 @@ _RETURNS = {
 }
 # What core takes for a list, by its element type (see Note [Tensor lists] in wick/tensor_list.h).
 _LISTS = {"int": "IntArrayRef", "Tensor": "TensorListRef"}
+_LIST_ELEMENTS = {"int": "int64_t"}
 
 
 def value_type(t: Type) -> str:
@@ -25,8 +26,10 @@ def value_type(t: Type) -> str:
         return "ArrayRef<std::optional<Tensor>>"
     if t.base == "Tensor" and not t.is_list:
         return "Tensor"  # an undefined Tensor stands for None
-    base = _LISTS[t.base] if t.is_list else _BASE[t.base]
-    return f"std::optional<{base}>" if t.optional else base
+    if t.is_list:
+        # Note [Optional lists] in wick/array_ref.h
+        return f"OptionalArrayRef<{_LIST_ELEMENTS[t.base]}>" if t.optional else _LISTS[t.base]
+    return f"std::optional<{_BASE[t.base]}>" if t.optional else _BASE[t.base]
 
 
 def param_type(t: Type) -> str:

@@ -107,8 +107,9 @@ def _text_signature(b: Binding) -> str:
     leading positions that hold the same name in every overload having them
     (and that name nowhere else) stay positional; past the first position where
     names differ (to(dtype) / to(device) / to(other)) come `*args` and every
-    other name as keyword-only. A parameter missing from some overload, or whose
-    defaults differ between overloads, defaults to None.
+    other name as keyword-only. A parameter whose defaults differ between
+    overloads, or that some overload lacks and the others require, defaults to
+    None; one that some overload lacks shows the default the others give it.
     """
     overloads = [ov.params for ov in b.overloads]
     positional = [[p.name for p in params if not p.kwarg_only] for params in overloads]
@@ -129,7 +130,7 @@ def _text_signature(b: Binding) -> str:
     def shown(name: str, needs_default: bool) -> str:
         found = [next((p for p in params if p.name == name), None) for params in overloads]
         defaults = {p.default for p in found if p is not None}
-        if None in found or len(defaults) > 1 or (needs_default and defaults == {None}):
+        if len(defaults) > 1 or (defaults == {None} and (needs_default or None in found)):
             return f"{name}=None"
         (default,) = defaults
         return name if default is None else f"{name}={default}"

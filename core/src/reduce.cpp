@@ -383,7 +383,7 @@ Tensor all_any(const char* op, const Tensor& self, IntArrayRef dims, bool keepdi
 // Two passes, as PyTorch's full reductions: each group's mean, then the sum of
 // squared deviations from it, both in double; no cancellation between a sum of
 // squares and a squared sum, and no division per element as in Welford's update.
-Tensor var_std(const char* op, const Tensor& self, std::optional<IntArrayRef> dim,
+Tensor var_std(const char* op, const Tensor& self, OptionalIntArrayRef dim,
                std::optional<int64_t> correction, bool keepdim, bool take_sqrt) {
   WICK_CHECK_TYPE(is_floating(self.dtype()), op, "(): std and var only support floating point dtypes, got ",
                   dtype_type_name(self.dtype()));
@@ -407,8 +407,8 @@ Tensor var_std(const char* op, const Tensor& self, std::optional<IntArrayRef> di
 
 }  // namespace
 
-Tensor sum(const Tensor& self, IntArrayRef dim, bool keepdim, std::optional<DType> dtype) {
-  return accumulate("sum", self, dim, keepdim, dtype, 0, std::plus<>());
+Tensor sum(const Tensor& self, OptionalIntArrayRef dim, bool keepdim, std::optional<DType> dtype) {
+  return accumulate("sum", self, dim.value_or(IntArrayRef()), keepdim, dtype, 0, std::plus<>());
 }
 
 Tensor sum(const Tensor& self, std::optional<DType> dtype) { return sum(self, IntArrayRef(), false, dtype); }
@@ -421,7 +421,8 @@ Tensor prod(const Tensor& self, std::optional<DType> dtype) {
   return accumulate("prod", self, {}, false, dtype, 1, std::multiplies<>());
 }
 
-Tensor mean(const Tensor& self, IntArrayRef dim, bool keepdim, std::optional<DType> dtype) {
+Tensor mean(const Tensor& self, OptionalIntArrayRef dim_or_all, bool keepdim, std::optional<DType> dtype) {
+  const IntArrayRef dim = dim_or_all.value_or(IntArrayRef());  // None: every dim, as an empty list
   const DType out_dtype = dtype.value_or(self.dtype());
   WICK_CHECK_TYPE(is_floating(out_dtype), "mean(): could not infer output dtype. Input dtype must be either a "
                   "floating point or complex dtype. Got: ", dtype_type_name(out_dtype));
@@ -437,11 +438,11 @@ Tensor mean(const Tensor& self, IntArrayRef dim, bool keepdim, std::optional<DTy
 
 Tensor mean(const Tensor& self, std::optional<DType> dtype) { return mean(self, IntArrayRef(), false, dtype); }
 
-Tensor var(const Tensor& self, std::optional<IntArrayRef> dim, std::optional<int64_t> correction, bool keepdim) {
+Tensor var(const Tensor& self, OptionalIntArrayRef dim, std::optional<int64_t> correction, bool keepdim) {
   return var_std("var", self, dim, correction, keepdim, false);
 }
 
-Tensor std(const Tensor& self, std::optional<IntArrayRef> dim, std::optional<int64_t> correction, bool keepdim) {
+Tensor std(const Tensor& self, OptionalIntArrayRef dim, std::optional<int64_t> correction, bool keepdim) {
   return var_std("std", self, dim, correction, keepdim, true);
 }
 
@@ -461,11 +462,11 @@ Tensor max(const Tensor& self, const Tensor& other) { return maximum(self, other
 
 Tensor min(const Tensor& self, const Tensor& other) { return minimum(self, other); }
 
-Tensor amax(const Tensor& self, std::optional<IntArrayRef> dim, bool keepdim) {
+Tensor amax(const Tensor& self, OptionalIntArrayRef dim, bool keepdim) {
   return extreme("amax", self, dim.value_or(IntArrayRef()), keepdim, true);
 }
 
-Tensor amin(const Tensor& self, std::optional<IntArrayRef> dim, bool keepdim) {
+Tensor amin(const Tensor& self, OptionalIntArrayRef dim, bool keepdim) {
   return extreme("amin", self, dim.value_or(IntArrayRef()), keepdim, false);
 }
 
@@ -485,7 +486,7 @@ Tensor any(const Tensor& self) { return all_any("any", self, {}, false, false); 
 
 Tensor any(const Tensor& self, int64_t dim, bool keepdim) { return all_any("any", self, dim, keepdim, false); }
 
-Tensor norm(const Tensor& self, const Scalar& p, std::optional<IntArrayRef> dim, bool keepdim) {
+Tensor norm(const Tensor& self, const Scalar& p, OptionalIntArrayRef dim, bool keepdim) {
   WICK_CHECK_TYPE(is_floating(self.dtype()), "norm(): input dtype should be either floating point or complex. "
                   "Got ", dtype_type_name(self.dtype()), " instead.");
   WICK_CHECK_TYPE(!p.is_bool(), "norm(): the order p must be an int or a float, not a bool");

@@ -118,7 +118,7 @@ Tensor flip(const Tensor& self, IntArrayRef dims) {
   return result;
 }
 
-Tensor roll(const Tensor& self, IntArrayRef shifts, std::optional<IntArrayRef> dims) {
+Tensor roll(const Tensor& self, IntArrayRef shifts, OptionalIntArrayRef dims) {
   WICK_CHECK(!shifts.empty(), "roll(): `shifts` required");
   const IntArrayRef along = dims.value_or(IntArrayRef());
   WICK_CHECK(shifts.size() == along.size() || (along.empty() && shifts.size() == 1),

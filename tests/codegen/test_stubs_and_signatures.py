@@ -144,12 +144,12 @@ def test_text_signatures_read_as_the_declarations_do() -> None:
              for b in methods + functions}
     assert shown["method", "add"] == "add($self, other, *, alpha=1)\n--\n\n"
     assert shown["function", "zeros"] == "zeros($module, size, *, dtype=None, device=None)\n--\n\n"
-    assert shown["method", "sum"] == "sum($self, dim=None, keepdim=None, *, dtype=None)\n--\n\n"
+    assert shown["method", "sum"] == "sum($self, dim=None, keepdim=False, *, dtype=None)\n--\n\n"
     assert shown["method", "size"] == "size($self, dim=None)\n--\n\n"
     assert shown["method", "to"] == ("to($self, *args, dtype=None, non_blocking=False, copy=False, device=None, "
                                      "other=None)\n--\n\n")
     assert shown["function", "arange"] == ("arange($module, *args, end=None, dtype=None, device=None, start=None, "
-                                           "step=None)\n--\n\n")
+                                           "step=1)\n--\n\n")
 
 
 def test_every_docstring_starts_with_its_text_signature() -> None:

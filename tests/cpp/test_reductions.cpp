@@ -91,9 +91,21 @@ TEST(Reductions, VarianceIsExactFarFromZero) {
   const Tensor t = make({1e9 + 1, 1e9 + 2, 1e9 + 3, 1e9 + 4}, {4});
   EXPECT_DOUBLE_EQ(values(var(t))[0], 5.0 / 3.0);
   EXPECT_DOUBLE_EQ(values(var(t, std::nullopt, /*correction=*/0))[0], 1.25);
-  EXPECT_DOUBLE_EQ(values(wick::std(t, IntArrayRef{0}, 0))[0], std::sqrt(1.25));
+  EXPECT_DOUBLE_EQ(values(wick::std(t, {0}, 0))[0], std::sqrt(1.25));
   EXPECT_TRUE(std::isinf(values(var(t, std::nullopt, 4))[0]));  // no degrees of freedom left
   EXPECT_TRUE(std::isnan(values(var(make({7}, {1})))[0]));      // 0 / 0
+}
+
+TEST(Reductions, BracedDimListsLiveThroughTheCall) {
+  // Note [Optional lists]: an int[]? parameter takes a braced list as an ArrayRef parameter does.
+  const Tensor t = make({1, 2, 3, 4, 5, 6}, {2, 3});
+  EXPECT_EQ(values(sum(t, {0, 1})), (std::vector<double>{21}));
+  EXPECT_EQ(values(mean(t, {1})), (std::vector<double>{2, 5}));
+  EXPECT_EQ(values(amax(t, {-1, 0})), (std::vector<double>{6}));
+  EXPECT_EQ(values(var(t, {0}, 0)), (std::vector<double>{2.25, 2.25, 2.25}));
+  EXPECT_EQ(values(amax(t, std::nullopt)), (std::vector<double>{6}));
+  const std::vector<int64_t> dims{1};
+  EXPECT_EQ(values(amin(t, dims, true)), (std::vector<double>{1, 4}));
 }
 
 TEST(Reductions, ExtremesPropagateNaNAndArgExtremesTakeTheFirst) {
@@ -149,8 +161,8 @@ TEST(Reductions, UserErrorsThrowTheirTypes) {
   EXPECT_THROW(argmax(make({1, 0}, {2}, DType::Bool)), TypeError);
   EXPECT_THROW(cumsum(ints, 0, DType::Bool), TypeError);
   EXPECT_THROW(amax(empty({0, 2})), Error);
-  EXPECT_THROW(amax(empty({0, 2}), IntArrayRef{0}), IndexError);
-  EXPECT_EQ(shape(amax(empty({0, 2}), IntArrayRef{1})), (DimVector{0}));
+  EXPECT_THROW(amax(empty({0, 2}), {0}), IndexError);
+  EXPECT_EQ(shape(amax(empty({0, 2}), {1})), (DimVector{0}));
   EXPECT_THROW(argmin(empty({0})), IndexError);
   EXPECT_THROW(cumprod(ints, 1), IndexError);
   EXPECT_THROW(all(ints, -2), IndexError);

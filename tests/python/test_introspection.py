@@ -74,7 +74,7 @@ def test_signatures_read_as_declared():
     assert str(inspect.signature(wick.zeros)) == "(size, *, dtype=None, device=None)"
     assert str(inspect.signature(wick.add)) == "(self, other, *, alpha=1, out=None)"
     # Several overloads: None where they differ, *args past names that differ.
-    assert str(inspect.signature(wick.Tensor.sum)) == "(self, /, dim=None, keepdim=None, *, dtype=None)"
+    assert str(inspect.signature(wick.Tensor.sum)) == "(self, /, dim=None, keepdim=False, *, dtype=None)"
     assert str(inspect.signature(wick.Tensor.to)).startswith("(self, /, *args, dtype=None, ")
 
 

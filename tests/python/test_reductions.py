@@ -80,3 +80,13 @@ def test_reduction_dim_errors():
     with pytest.raises(RuntimeError, match="appears multiple times"):
         t.sum((0, 0))
     assert NUMPY_DTYPE["float32"] == np.float32
+
+
+def test_dim_none_reduces_everything_as_the_signature_says():
+    import inspect
+
+    x = wick.tensor([[1.0, 2.0], [3.0, 4.0]])
+    for op in (wick.Tensor.sum, wick.Tensor.mean):
+        assert str(inspect.signature(getattr(x, op.__name__))) == "(dim=None, keepdim=False, *, dtype=None)"
+        assert op(x, dim=None).item() == op(x).item() and op(x, None, True).shape == (1, 1)
+    assert x.sum(dim=None, dtype=wick.float64).dtype is wick.float64

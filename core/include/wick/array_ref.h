@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#include <optional>
 #include <vector>
 
 #include "wick/small_vector.h"
@@ -51,5 +52,39 @@ class ArrayRef {
 };
 
 using IntArrayRef = ArrayRef<int64_t>;
+
+// Note [Optional lists]
+// An int[]? argument (dim=None of sum, amax, var...) is an OptionalArrayRef, not a
+// std::optional<ArrayRef>. A braced list passed to the latter, sum(x, {0, 1}), builds
+// a temporary ArrayRef inside optional's constructor, and the list it views may die
+// with that constructor, before the callee reads it. Here the list binds to this
+// class's own constructor, at the call, so it lives until the end of the full
+// expression, as an ArrayRef argument's does.
+template <typename T>
+class OptionalArrayRef {
+ public:
+  OptionalArrayRef() = default;
+  OptionalArrayRef(std::nullopt_t) {}
+  OptionalArrayRef(ArrayRef<T> list) : list_(list), present_(true) {}
+  OptionalArrayRef(const std::vector<T>& v) : OptionalArrayRef(ArrayRef<T>(v)) {}
+  template <size_t N>
+  OptionalArrayRef(const SmallVector<T, N>& v) : OptionalArrayRef(ArrayRef<T>(v)) {}
+  OptionalArrayRef(const std::initializer_list<T>& il) : OptionalArrayRef(ArrayRef<T>(il.begin(), il.size())) {}
+  template <typename List>
+  OptionalArrayRef(const std::optional<List>& list) : present_(list.has_value()) {
+    if (list) list_ = ArrayRef<T>(*list);
+  }
+
+  bool has_value() const { return present_; }
+  explicit operator bool() const { return present_; }
+  ArrayRef<T> operator*() const { return list_; }
+  ArrayRef<T> value_or(ArrayRef<T> otherwise) const { return present_ ? list_ : otherwise; }
+
+ private:
+  ArrayRef<T> list_;
+  bool present_ = false;
+};
+
+using OptionalIntArrayRef = OptionalArrayRef<int64_t>;
 
 }  // namespace wick
