@@ -27,4 +27,18 @@ decltype(auto) dispatch(DType d, Fn&& fn) {
   WICK_INTERNAL_ASSERT(false, "unknown dtype ", int(d));
 }
 
+// dispatch() for an op that has checked that `d` is a floating-point dtype: it instantiates
+// fn for those four types alone.
+template <typename Fn>
+decltype(auto) dispatch_floating(DType d, Fn&& fn) {
+  switch (d) {
+    case DType::Float16: return fn(TypeTag<Half>{});
+    case DType::BFloat16: return fn(TypeTag<BFloat16>{});
+    case DType::Float32: return fn(TypeTag<float>{});
+    case DType::Float64: return fn(TypeTag<double>{});
+    default: break;
+  }
+  WICK_INTERNAL_ASSERT(false, "dispatch_floating(): not a floating-point dtype: ", int(d));
+}
+
 }  // namespace wick

@@ -89,6 +89,22 @@ void convert_run(Dst* out, const Src* src, int64_t n) {
   for (; i < n; ++i) out[i] = cast<Dst>(src[i]);
 }
 
+// Fewer than one vector's worth of elements, operands and output stepping by any byte strides:
+// gathered into one vector padded with zeros, so that each is computed by the same vector code
+// as it would be in a longer run.
+template <typename Op, size_t... I>
+void partial_vector(const Op& op, char* out, int64_t out_step, const char* const* in, const int64_t* steps,
+                    int64_t n, std::index_sequence<I...>) {
+  constexpr int64_t W = vec::Vec<typename Op::C>::kSize;
+  std::tuple<std::array<in_t<Op, I>, W>...> pad{};
+  for (int64_t j = 0; j < n; ++j) {
+    ((std::get<I>(pad)[size_t(j)] = *reinterpret_cast<const in_t<Op, I>*>(in[I] + j * steps[I])), ...);
+  }
+  std::array<out_t<Op>, W> result;
+  vec::store(result.data(), op.compute(vec::load(std::get<I>(pad).data())...));
+  for (int64_t j = 0; j < n; ++j) *reinterpret_cast<out_t<Op>*>(out + j * out_step) = result[size_t(j)];
+}
+
 // out[i] = op(in[0][i], in[1][i], ...) for i < n, every operand contiguous.
 template <typename Op, size_t... I>
 void contiguous_run(const Op& op, out_t<Op>* out, const std::tuple<const in_t<Op, I>*...>& in, int64_t n,
@@ -99,12 +115,11 @@ void contiguous_run(const Op& op, out_t<Op>* out, const std::tuple<const in_t<Op
     constexpr int64_t W = vec::Vec<typename Op::C>::kSize;
     int64_t i = 0;
     for (; i + W <= n; i += W) vec::store(out + i, op.compute(vec::load(std::get<I>(in) + i)...));
-    if (i < n) {  // the last partial vector, padded with zeros
-      std::tuple<std::array<in_t<Op, I>, W>...> pad{};
-      ((std::copy(std::get<I>(in) + i, std::get<I>(in) + n, std::get<I>(pad).begin())), ...);
-      std::array<out_t<Op>, W> result;
-      vec::store(result.data(), op.compute(vec::load(std::get<I>(pad).data())...));
-      std::copy(result.begin(), result.begin() + (n - i), out + i);
+    if (i < n) {
+      const char* from[] = {reinterpret_cast<const char*>(std::get<I>(in) + i)..., nullptr};
+      const int64_t steps[] = {int64_t(sizeof(in_t<Op, I>))..., 0};
+      partial_vector(op, reinterpret_cast<char*>(out + i), int64_t(sizeof(out_t<Op>)), from, steps, n - i,
+                     std::index_sequence<I...>{});
     }
   } else {
     // Constant strides let the compiler vectorise this loop where the expression allows.
@@ -112,11 +127,24 @@ void contiguous_run(const Op& op, out_t<Op>* out, const std::tuple<const in_t<Op
   }
 }
 
+// A block of staged operand values, left uninitialised: a std::tuple value-initialises its
+// elements, and zeroing a tuple of std::arrays would cost more than a short run itself.
+template <typename T> struct Block {
+  Block() {}
+  T values[kBlock];
+};
+
 // One run of n elements whose operands step by `strides` bytes: contiguous ones are read in
 // place; broadcast (stride 0) and strided ones, and a strided output, go through blocks.
 template <typename Op, size_t... I>
 void cpu_loop(const Op& op, char** data, const int64_t* strides, int64_t n, std::index_sequence<I...> seq) {
   using Out = out_t<Op>;
+  if constexpr (Vectorises<Op>::value) {
+    if (n < vec::Vec<typename Op::C>::kSize) {  // as a 1-element tensor's: no staging
+      partial_vector(op, data[0], strides[0], data + 1, strides + 1, n, seq);
+      return;
+    }
+  }
   const bool out_direct = strides[0] == int64_t(sizeof(Out));
   const std::array<bool, sizeof...(I)> direct{(strides[I + 1] == int64_t(sizeof(in_t<Op, I>)))...};
   if (out_direct && (direct[I] && ...)) {
@@ -124,11 +152,11 @@ void cpu_loop(const Op& op, char** data, const int64_t* strides, int64_t n, std:
                    std::tuple<const in_t<Op, I>*...>(reinterpret_cast<const in_t<Op, I>*>(data[I + 1])...), n, seq);
     return;
   }
-  std::tuple<std::array<in_t<Op, I>, kBlock>...> staged;
+  std::tuple<Block<in_t<Op, I>>...> staged;
   std::array<Out, kBlock> result;
   // A broadcast operand is one value: fill its block once, as far as the run needs.
   [[maybe_unused]] const size_t filled = size_t(std::min(kBlock, n));
-  ((strides[I + 1] == 0 ? void(std::fill_n(std::get<I>(staged).begin(), filled,
+  ((strides[I + 1] == 0 ? void(std::fill_n(std::get<I>(staged).values, filled,
                                            *reinterpret_cast<const in_t<Op, I>*>(data[I + 1])))
                         : void()),
    ...);
@@ -142,9 +170,9 @@ void cpu_loop(const Op& op, char** data, const int64_t* strides, int64_t n, std:
       if (direct[k]) return reinterpret_cast<const In*>(p);
       auto& block = std::get<k>(staged);
       if (stride != 0) {
-        for (int64_t j = 0; j < m; ++j) block[size_t(j)] = *reinterpret_cast<const In*>(p + j * stride);
+        for (int64_t j = 0; j < m; ++j) block.values[j] = *reinterpret_cast<const In*>(p + j * stride);
       }
-      return static_cast<const In*>(block.data());
+      return static_cast<const In*>(block.values);
     };
     Out* out = out_direct ? reinterpret_cast<Out*>(data[0]) + done : result.data();
     contiguous_run(op, out, std::tuple<const in_t<Op, I>*...>(operand(std::integral_constant<size_t, I>{})...), m,

@@ -1,0 +1,93 @@
+// core/src/reduce_moments.cpp: var, std, norm, logsumexp (Note [Reduction units] in reducers.h).
+#include "reducers.h"
+
+namespace wick {
+namespace {
+
+// Two passes, as PyTorch's full reductions: each group's mean, then the sum of
+// squared deviations from it, both in double; no cancellation between a sum of
+// squares and a squared sum, and no division per element as in Welford's update.
+Tensor var_std(const char* op, const Tensor& self, OptionalIntArrayRef dim,
+               std::optional<int64_t> correction, bool keepdim, bool take_sqrt) {
+  WICK_CHECK_TYPE(is_floating(self.dtype()), op, "(): std and var only support floating point dtypes, got ",
+                  dtype_type_name(self.dtype()));
+  const Reduction r = plan(op, self, dim.value_or(IntArrayRef()), keepdim);
+  const double n = double(r.group_size);
+  // As PyTorch: divide by max(0, N - correction), so that a group without degrees
+  // of freedom left gives inf, or NaN where its deviations are 0 (a single element).
+  const double divisor = std::max(0.0, n - double(correction.value_or(1)));
+  return dispatch_floating(self.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    std::vector<double> means(size_t(r.groups));
+    detail::reduce_groups<T>(self, r, float_fold<T>(nullptr, 0.0, std::plus<>(), unchanged,
+                                                    [n](double s, double) { return s / n; }), means.data());
+    return reduce_into_new<T>(self, r, float_fold<T>(means.data(), 0.0, std::plus<>(), [](auto d) { return d * d; },
+                                                     [=](double m2, double) {
+                                                       const double var = m2 / divisor;
+                                                       return cast<T>(take_sqrt ? std::sqrt(var) : var);
+                                                     }));
+  });
+}
+
+}  // namespace
+
+Tensor var(const Tensor& self, OptionalIntArrayRef dim, std::optional<int64_t> correction, bool keepdim) {
+  return var_std("var", self, dim, correction, keepdim, false);
+}
+
+Tensor std(const Tensor& self, OptionalIntArrayRef dim, std::optional<int64_t> correction, bool keepdim) {
+  return var_std("std", self, dim, correction, keepdim, true);
+}
+
+Tensor norm(const Tensor& self, const Scalar& p, OptionalIntArrayRef dim, bool keepdim) {
+  WICK_CHECK_TYPE(is_floating(self.dtype()), "norm(): input dtype should be either floating point or complex. "
+                  "Got ", dtype_type_name(self.dtype()), " instead.");
+  WICK_CHECK_TYPE(!p.is_bool(), "norm(): the order p must be an int or a float, not a bool");
+  const double order = p.to_double();
+  const Reduction r = plan("norm", self, dim.value_or(IntArrayRef()), keepdim);
+  // PyTorch gives 0 for an empty group whatever p, even where no identity
+  // exists (p < 0, p = -inf): an empty vector has norm 0.
+  const bool empty_groups = r.group_size == 0;
+  return dispatch_floating(self.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const auto result = [empty_groups](double v) { return cast<T>(empty_groups ? 0.0 : v); };
+    const auto widened = [&](auto m) { return result(double(m)); };
+    if (std::isinf(order)) {  // the largest (p = inf) or smallest (p = -inf) magnitude
+      if (order > 0) return reduce_into_new<T>(self, r, extreme_of<T, true>(magnitude, widened));
+      return reduce_into_new<T>(self, r, extreme_of<T, false>(magnitude, widened));
+    }
+    const auto sum_of = [&](auto f, auto root) {
+      return reduce_into_new<T>(self, r, float_fold<T>(nullptr, 0.0, std::plus<>(), f,
+                                                       [=](double a, double) { return result(root(a)); }));
+    };
+    // The common orders spare the cost of pow.
+    if (order == 0) return sum_of([](double d) { return double(d != 0); }, unchanged);  // nonzeros, NaN included
+    if (order == 1) return sum_of(magnitude, unchanged);
+    if (order == 2) return sum_of([](auto d) { return d * d; }, [](double s) { return std::sqrt(s); });
+    return sum_of([order](auto d) {
+      using math::pow;
+      return pow(magnitude(d), decltype(d)(order));
+    }, [order](double s) { return std::pow(s, 1 / order); });
+  });
+}
+
+// Two passes, as PyTorch: the max m of each group, then m + log(sum(exp(x - m))), with m
+// taken as 0 where it is infinite so that x - m is never inf - inf.
+Tensor logsumexp(const Tensor& self, IntArrayRef dim, bool keepdim) {
+  const Reduction r = plan("logsumexp", self, dim, keepdim);
+  return dispatch(self.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    // Integer and bool inputs give the default float dtype.
+    using Out = std::conditional_t<std::is_floating_point_v<opmath_t<T>>, T, cpp_type_of<kDefaultFloat>::type>;
+    std::vector<double> shifts(size_t(r.groups));
+    detail::reduce_groups<T>(self, r, extreme_of<T, true>(unchanged, [](auto m) {
+      return std::isinf(double(m)) ? 0.0 : double(m);
+    }), shifts.data());
+    return reduce_into_new<T>(self, r, float_fold<T>(shifts.data(), 0.0, std::plus<>(), [](auto d) {
+      using math::exp;
+      return exp(d);
+    }, [](double s, double shift) { return cast<Out>(std::log(s) + shift); }));
+  });
+}
+
+}  // namespace wick
