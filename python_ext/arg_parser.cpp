@@ -130,6 +130,12 @@ ArgParser::ArgParser(const char* name, const SignatureSpec* sigs, int nsigs)
     WICK_INTERNAL_ASSERT(sigs[s].nparams <= kMaxParams, name, ": too many parameters");
     for (int i = 0; i < sigs[s].nparams; ++i) interned_[s][i] = PyUnicode_InternFromString(sigs[s].params[i].name);
     npos_[s] = max_positional(sigs[s]);
+    nneeded_[s] = 0;
+    for (int i = 0; i < sigs[s].nparams; ++i) {
+      if (sigs[s].params[i].default_kind == DefaultKind::Required) {
+        nneeded_[s] = sigs[s].params[i].kwarg_only ? kMaxParams + 1 : i + 1;
+      }
+    }
   }
 }
 
@@ -195,6 +201,20 @@ bool ArgParser::match(int s, PyObject* const* args, Py_ssize_t nargs, PyObject* 
   return true;
 }
 
+bool ArgParser::match_positional(int s, PyObject* const* args, Py_ssize_t nargs, ParsedArgs& out) const {
+  // Sizes as varargs, or an overload this call cannot fill: the general match.
+  if (nargs > npos_[s] || nargs < nneeded_[s]) return match(s, args, nargs, nullptr, out);
+  const ParamSpec* params = sigs_[s].params;
+  for (Py_ssize_t i = 0; i < nargs; ++i) {
+    if (!type_ok(params[i], args[i])) return false;
+  }
+  out.sig_ = &sigs_[s];
+  out.varargs_index_ = -1;
+  for (Py_ssize_t i = 0; i < nargs; ++i) out.args_[i] = args[i];
+  for (int i = int(nargs); i < sigs_[s].nparams; ++i) out.args_[i] = nullptr;
+  return true;
+}
+
 ArgParser::Fail ArgParser::diagnose(int s, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames,
                                     int* culprit) const {
   const SignatureSpec& sig = sigs_[s];
@@ -234,8 +254,14 @@ ArgParser::Fail ArgParser::diagnose(int s, PyObject* const* args, Py_ssize_t nar
 }
 
 int ArgParser::parse(PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames, ParsedArgs& out) const {
-  for (int s = 0; s < nsigs_; ++s) {
-    if (match(s, args, nargs, kwnames, out)) return s;
+  if (kwnames) {
+    for (int s = 0; s < nsigs_; ++s) {
+      if (match(s, args, nargs, kwnames, out)) return s;
+    }
+  } else {
+    for (int s = 0; s < nsigs_; ++s) {
+      if (match_positional(s, args, nargs, out)) return s;
+    }
   }
   Fail fails[kMaxOverloads];
   int culprits[kMaxOverloads];

@@ -10,7 +10,8 @@
 // is allocated per call. When no overload matches, parse() works out why each
 // refused the call (a slower second pass, off the per-call path) and raises TypeError
 // with CPython's wording for count and keyword errors and, for type errors,
-// every accepted signature.
+// every accepted signature. A call without keywords, the common case, is matched
+// by position alone (match_positional()).
 #pragma once
 
 #include <Python.h>
@@ -129,6 +130,8 @@ class ArgParser {
   enum class Fail : uint8_t { None, TooMany, Missing, UnknownKeyword, Duplicate, Type };
   // The per-call path: whether overload `s` takes these arguments, recorded in `out` if so.
   bool match(int s, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames, ParsedArgs& out) const;
+  // match() for a call without keywords.
+  bool match_positional(int s, PyObject* const* args, Py_ssize_t nargs, ParsedArgs& out) const;
   // The error path, once no overload matched: why overload `s` refused the call,
   // checking in CPython's order (count, keywords, missing, types).
   Fail diagnose(int s, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames, int* culprit) const;
@@ -144,6 +147,7 @@ class ArgParser {
   int nsigs_;
   PyObject* interned_[kMaxOverloads][kMaxParams];  // keyword names, compared by identity first
   int npos_[kMaxOverloads];                         // how many parameters each overload takes by position
+  int nneeded_[kMaxOverloads];  // how many positional arguments it needs without keywords (kMaxParams + 1: some)
 };
 
 // What kind of Python number `obj` is: bool, int and float, and NumPy's
