@@ -3,6 +3,8 @@
 
 #include <cstdlib>
 
+#include <sys/mman.h>
+
 #include "wick/core_ops.h"
 #include "wick/error.h"
 
@@ -16,6 +18,14 @@ namespace {
 
 constexpr size_t kAlignment = 64;  // a cache line, and enough for any SIMD load
 constexpr size_t kSmallBytes = 1024;
+// Note [Huge pages]: a buffer of 4 MiB or more starts on a 2 MiB boundary and asks the
+// kernel for transparent huge pages (where they are enabled only on request, as on
+// these machines), as NumPy does: a fresh 64 MB result then takes 32 page faults
+// rather than 16384, which otherwise cost more than the kernel writing it.
+constexpr size_t kHugePage = size_t(2) << 20;
+constexpr size_t kHugeBytes = size_t(4) << 20;
+
+size_t round_up(size_t n, size_t to) { return (n + to - 1) / to * to; }
 
 void free_cpu(void* data, void* /*ctx*/) { std::free(data); }
 void free_cuda(void* data, void* /*ctx*/) { cuda_runtime::release(data); }
@@ -29,10 +39,12 @@ Storage allocate_storage(size_t nbytes, Device device) {
   }
   // Small buffers come from plain malloc (16-byte aligned, several times cheaper
   // than an aligned allocation); large ones start on a cache line.
-  const size_t rounded = (nbytes + kAlignment - 1) / kAlignment * kAlignment;
+  const size_t alignment = nbytes >= kHugeBytes ? kHugePage : kAlignment;
+  const size_t rounded = round_up(nbytes, alignment);
   void* data = nbytes <= kSmallBytes ? std::malloc(nbytes)
-               : rounded >= nbytes   ? std::aligned_alloc(kAlignment, rounded)
+               : rounded >= nbytes   ? std::aligned_alloc(alignment, rounded)
                                      : nullptr;
+  if (data && alignment == kHugePage) madvise(data, rounded, MADV_HUGEPAGE);  // advice: failure is harmless
   if (!data) {
     throw OutOfMemoryError(detail::str_cat("CPU: failed to allocate ", nbytes, " bytes"));
   }

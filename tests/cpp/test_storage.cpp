@@ -133,6 +133,15 @@ TEST(Storage, ZeroBytesMeansNullDataButAStorage) {
   EXPECT_EQ(s->data(), nullptr);
 }
 
+TEST(Storage, AlignmentGrowsWithSize) {
+  // Note [Huge pages] in core/src/storage.cpp: 4 MiB and more start on a 2 MiB boundary.
+  const auto address = [](const Tensor& t) { return reinterpret_cast<uintptr_t>(t.data_ptr()); };
+  EXPECT_EQ(address(empty({1 << 20}, DType::Float32)) % (uintptr_t(2) << 20), 0u);
+  EXPECT_EQ(address(empty({(1 << 20) + 3}, DType::Float64)) % (uintptr_t(2) << 20), 0u);
+  EXPECT_EQ(address(empty({1000}, DType::Float32)) % 64, 0u);
+  EXPECT_EQ(address(empty({3}, DType::Float32)) % 16, 0u);
+}
+
 TEST(Storage, ZeroDimTensorHasOneElementOfStorage) {
   Tensor t = scalar_tensor(Scalar(int64_t(7)), DType::Int16);
   EXPECT_EQ(t.dim(), 0);
