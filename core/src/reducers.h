@@ -241,6 +241,22 @@ struct AllAny {
   Acc fold(Acc a, T x, int64_t) const { return kEvery ? a & cast<bool>(x) : a | cast<bool>(x); }
   Acc combine(Acc a, Acc b) const { return kEvery ? a & b : a | b; }
   bool finish(Acc a) const { return a; }
+  // Contiguous elements in blocks of branch-free loops, which the compiler vectorises; the
+  // answer known, the rest is skipped (it cannot change it).
+  Acc fold_run(Acc a, const T* x, int64_t n) const {
+    constexpr int64_t kChunk = 256;
+    using Raw = std::conditional_t<std::is_same_v<T, bool>, uint8_t, T>;  // bools read as the bytes they are
+    const Raw* raw = reinterpret_cast<const Raw*>(x);
+    for (int64_t i = 0; i < n && a == kEvery; i += kChunk) {
+      const int64_t m = std::min(kChunk, n - i);
+      // Whether an element settles the answer (zero for all, nonzero for any), as an integer:
+      // GCC leaves a bool reduction unvectorised.
+      unsigned found = 0;
+      for (int64_t j = 0; j < m; ++j) found |= unsigned(cast<bool>(raw[i + j]) != kEvery);
+      a = found ? !kEvery : kEvery;
+    }
+    return a;
+  }
 };
 
 // The checks of PyTorch's max, amax, argmax... on an empty input: a reduction

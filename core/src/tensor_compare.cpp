@@ -69,12 +69,8 @@ bool allclose(const Tensor& self, const Tensor& other, double rtol, double atol,
 bool equal(const Tensor& self, const Tensor& other) {
   check_same_device("equal", self, other);
   if (self.sizes() != other.sizes()) return false;
-  const DType common = promote_types(self.dtype(), other.dtype());
-  const Tensor a = cpu(to(self, common)), b = cpu(to(other, common));
-  return dispatch(common, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    return all_pairs<T>(a, b, [](T x, T y) { return x == y; });
-  });
+  // Two vectorised, parallel passes, rather than one element at a time.
+  return item(all(eq(cpu(self), cpu(other)))).to<bool>();
 }
 
 }  // namespace wick

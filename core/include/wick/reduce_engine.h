@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <type_traits>
 #include <utility>
@@ -264,13 +265,15 @@ void reduce_groups(const Tensor& self, const Reduction& plan, const R& r, Out* o
   }
   // A few large groups: their chunks in parallel, combined in order.
   using Acc = typename R::Acc;
-  std::vector<Acc> partial(static_cast<size_t>(chunks));
+  // Not a std::vector: a vector<bool> (all, any) packs its elements into shared words, which
+  // threads writing neighbouring chunks would race on.
+  const std::unique_ptr<Acc[]> partial(new Acc[size_t(chunks)]);
   walk_groups(kept.sizes, kept_strides, 0, groups, [&](int64_t g, const auto& off) {
     parallel_for(chunks, std::max<int64_t>(1, kGrainSize / kReduceChunk), [&](int64_t c0, int64_t c1) {
       for (int64_t c = c0; c < c1; ++c) partial[size_t(c)] = fold_chunk(r, g, base + off[0], in, size, c);
     });
     PairwiseStack<Acc, R> stack(r);
-    for (const Acc& a : partial) stack.push(a);
+    for (int64_t c = 0; c < chunks; ++c) stack.push(partial[size_t(c)]);
     out[g] = r.finish(stack.result());
   });
 }
