@@ -219,6 +219,19 @@ def test_all_and_any_of_large_tensors():
     assert wick.any(as_wick(~a)).item() and not wick.any(as_wick(np.zeros(LARGE, dtype=bool))).item()
 
 
+@pytest.mark.parametrize("dtype", ["bool", "uint8", "int64", "float32"])
+def test_all_and_any_see_the_one_element_that_decides_in_every_chunk(dtype):
+    # The partial results of neighbouring chunks, computed by different threads, are kept apart
+    # (a vector<bool> of them would share words); NaN counts as true.
+    n = 1 << 20
+    for where in (0, 4095, 4096, n // 2 + 1, n - 1):
+        a = np.ones(n, dtype=dtype) if dtype != "float32" else np.full(n, np.nan, dtype)
+        a[where] = 0
+        assert not wick.all(as_wick(a)).item(), where
+        assert wick.any(as_wick(a == 0)).item(), where
+        assert wick.all(as_wick(a).view(1024, 1024), 1).numpy().tolist() == a.reshape(1024, 1024).all(1).tolist()
+
+
 def test_scans_of_many_lines():
     a = rng(11).uniform(0.5, 1.5, (3000, 40)).astype(np.float32)
     assert_close(wick.cumsum(as_wick(a), 1), np.cumsum(a.astype(np.float64), 1), "float32")
