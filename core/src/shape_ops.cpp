@@ -99,22 +99,17 @@ Tensor flip(const Tensor& self, IntArrayRef dims) {
   detail::check_cpu("flip", self);
   Tensor result = empty(self.sizes(), self.dtype(), self.device());
   if (result.numel() == 0) return result;
-  // Read self backwards along the flipped dims: start at their last element, step by -stride.
+  // Read self backwards along the flipped dims: a view that starts at their last element and
+  // steps by -stride, copied into the result by the copy kernels (in blocks, on every core). It
+  // never leaves this function: no tensor a user holds has a negative stride.
   DimVector strides = self.strides().vec();
-  int64_t start = 0;
+  int64_t start = self.storage_offset();
   for (int64_t d = 0; d < self.dim(); ++d) {
     if (!flipped[size_t(d)]) continue;
     start += (self.size(d) - 1) * strides[size_t(d)];
     strides[size_t(d)] = -strides[size_t(d)];
   }
-  dispatch(self.dtype(), [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    const T* src = self.data<T>() + start;
-    T* dst = result.data<T>();
-    int64_t n = 0;
-    detail::walk_strided<1>(self.sizes(), {IntArrayRef(strides)},
-                            [&](const std::array<int64_t, 1>& off, const DimVector&) { dst[n++] = src[off[0]]; });
-  });
+  copy_(result, make_view(self, self.sizes().vec(), std::move(strides), start));
   return result;
 }
 
