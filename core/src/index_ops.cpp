@@ -1,6 +1,8 @@
 // core/src/index_ops.cpp: index_select, gather, scatter(_add), index_add, masked_fill/select, take and put, on CPU.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <optional>
 #include <type_traits>
@@ -17,6 +19,9 @@ namespace {
 using detail::at_least_1d;
 using detail::Geometry1d;
 using detail::walk_strided;
+
+// index_select copies runs of at least this many contiguous elements whole.
+constexpr int64_t kRunCopy = 16;
 
 
 
@@ -280,7 +285,18 @@ Tensor index_select_out(const Tensor& out, const Tensor& self, int64_t dim, cons
   DimVector sizes = self.sizes().vec();
   if (self.dim() > 0) sizes[size_t(d)] = index.numel();
   Tensor result = empty(sizes, self.dtype(), self.device());
-  if (result.numel() > 0) {
+  int64_t inner = 1;  // elements per run: the dims after d, when self is contiguous
+  for (int64_t e = d + 1; e < self.dim(); ++e) inner *= self.size(e);
+  if (self.is_contiguous() && inner >= kRunCopy) {
+    // Whole runs of contiguous elements, copied as bytes.
+    const int64_t outer = result.numel() / std::max<int64_t>(int64_t(pos.size()) * inner, 1);
+    const size_t run = size_t(inner * self.itemsize());
+    const char* from = static_cast<const char*>(self.data_ptr());
+    char* dst = static_cast<char*>(result.data_ptr());
+    for (int64_t o = 0; o < outer; ++o) {
+      for (size_t k = 0; k < pos.size(); ++k, dst += run) std::memcpy(dst, from + (o * size + pos[k]) * run, run);
+    }
+  } else if (result.numel() > 0) {
     DimVector loop = src.sizes, strides = src.strides;
     loop[size_t(d)] = int64_t(pos.size());
     strides[size_t(d)] = 0;
