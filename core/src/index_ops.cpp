@@ -20,7 +20,7 @@ using detail::at_least_1d;
 using detail::Geometry1d;
 using detail::walk_strided;
 
-// index_select copies runs of at least this many contiguous elements whole.
+// index_select copies runs of at least this many contiguous elements with memcpy.
 constexpr int64_t kRunCopy = 16;
 
 
@@ -287,15 +287,30 @@ Tensor index_select_out(const Tensor& out, const Tensor& self, int64_t dim, cons
   Tensor result = empty(sizes, self.dtype(), self.device());
   int64_t inner = 1;  // elements per run: the dims after d, when self is contiguous
   for (int64_t e = d + 1; e < self.dim(); ++e) inner *= self.size(e);
-  if (self.is_contiguous() && inner >= kRunCopy) {
-    // Whole runs of contiguous elements, copied as bytes.
+  if (self.is_contiguous()) {
+    // Runs of `inner` contiguous elements: whole as bytes when long, else element by element.
     const int64_t outer = result.numel() / std::max<int64_t>(int64_t(pos.size()) * inner, 1);
-    const size_t run = size_t(inner * self.itemsize());
-    const char* from = static_cast<const char*>(self.data_ptr());
-    char* dst = static_cast<char*>(result.data_ptr());
-    for (int64_t o = 0; o < outer; ++o) {
-      for (size_t k = 0; k < pos.size(); ++k, dst += run) std::memcpy(dst, from + (o * size + pos[k]) * run, run);
-    }
+    dispatch(self.dtype(), [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      const T* from = self.data<T>();
+      T* dst = result.data<T>();
+      const int64_t picks = int64_t(pos.size());
+      for (int64_t o = 0; o < outer; ++o, dst += picks * inner) {
+        const T* block = from + o * size * inner;
+        if (inner == 1) {  // the last dim: one element per index
+          for (int64_t k = 0; k < picks; ++k) dst[k] = block[pos[size_t(k)]];
+        } else {
+          for (int64_t k = 0; k < picks; ++k) {
+            const T* run = block + pos[size_t(k)] * inner;
+            if (inner >= kRunCopy) {
+              std::memcpy(dst + k * inner, run, size_t(inner) * sizeof(T));
+            } else {
+              for (int64_t j = 0; j < inner; ++j) dst[k * inner + j] = run[j];
+            }
+          }
+        }
+      }
+    });
   } else if (result.numel() > 0) {
     DimVector loop = src.sizes, strides = src.strides;
     loop[size_t(d)] = int64_t(pos.size());
