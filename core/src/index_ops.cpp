@@ -355,6 +355,16 @@ Tensor gather_out(const Tensor& out, const Tensor& self, int64_t dim, const Tens
     const T* from = self.data<T>();
     T* dst = result.data<T>();
     int64_t n = 0;
+    const size_t nd = idx.sizes.size();
+    if (size_t(d) == nd - 1) {  // along the last dim: a tight loop over each row of the index
+      const int64_t row = idx.sizes[nd - 1];
+      walk_strided<1>(IntArrayRef(idx.sizes.data(), nd - 1), {IntArrayRef(strides.data(), nd - 1)},
+                      [&](const std::array<int64_t, 1>& off, const DimVector&) {
+                        const T* base = from + off[0];
+                        for (int64_t j = 0; j < row; ++j, ++n) dst[n] = base[pos[size_t(n)] * step];
+                      });
+      return;
+    }
     walk_strided<1>(idx.sizes, {IntArrayRef(strides)}, [&](const std::array<int64_t, 1>& off, const DimVector&) {
       dst[n] = from[off[0] + pos[size_t(n)] * step];
       ++n;
