@@ -47,7 +47,7 @@ bool is_tensor_list(PyObject* obj, bool none_ok) {
   return (PyTuple_Check(obj) || PyList_Check(obj)) && bad_tensor_element(obj, none_ok) < 0;
 }
 
-bool type_ok(const ParamSpec& p, PyObject* obj) {
+bool type_ok_general(const ParamSpec& p, PyObject* obj) {
   if (obj == Py_None) return p.optional || p.kind == ArgKind::Object;
   switch (p.kind) {
     case ArgKind::Tensor: return is_tensor(obj);
@@ -64,6 +64,15 @@ bool type_ok(const ParamSpec& p, PyObject* obj) {
     case ArgKind::String: return PyUnicode_Check(obj);
   }
   return false;
+}
+
+// type_ok_general() with the commonest answers first, inlined into the matchers:
+// tensors, and Python ints and floats, by their exact types.
+inline bool type_ok(const ParamSpec& p, PyObject* obj) {
+  const bool number = PyLong_CheckExact(obj) || PyFloat_CheckExact(obj);
+  if (p.kind == ArgKind::Tensor && (number || Py_IS_TYPE(obj, tensor_class))) return !number;
+  if (p.kind == ArgKind::Scalar && number) return true;
+  return type_ok_general(p, obj);
 }
 
 const char* kind_name(const ParamSpec& p) {
@@ -93,6 +102,7 @@ std::string element_error(PyObject* item, Py_ssize_t k, int index, bool none_ok)
 }
 
 int64_t unpack_int(PyObject* obj) {
+  if (small_int(obj)) return small_int_value(obj);  // Note [Small ints]
   const long long v = PyLong_AsLongLong(obj);  // calls __index__ for NumPy integers
   if (v == -1 && PyErr_Occurred()) throw python_error();
   return int64_t(v);
@@ -201,7 +211,7 @@ bool ArgParser::match(int s, PyObject* const* args, Py_ssize_t nargs, PyObject* 
   return true;
 }
 
-bool ArgParser::match_positional(int s, PyObject* const* args, Py_ssize_t nargs, ParsedArgs& out) const {
+inline bool ArgParser::match_positional(int s, PyObject* const* args, Py_ssize_t nargs, ParsedArgs& out) const {
   // Sizes as varargs, or an overload this call cannot fill: the general match.
   if (nargs > npos_[s] || nargs < nneeded_[s]) return match(s, args, nargs, nullptr, out);
   const ParamSpec* params = sigs_[s].params;
@@ -210,8 +220,9 @@ bool ArgParser::match_positional(int s, PyObject* const* args, Py_ssize_t nargs,
   }
   out.sig_ = &sigs_[s];
   out.varargs_index_ = -1;
+  // All of args_, a fixed size: a few vector stores, where the tail alone would be a call to memset.
+  for (PyObject*& arg : out.args_) arg = nullptr;
   for (Py_ssize_t i = 0; i < nargs; ++i) out.args_[i] = args[i];
-  for (int i = int(nargs); i < sigs_[s].nparams; ++i) out.args_[i] = nullptr;
   return true;
 }
 
@@ -342,7 +353,7 @@ const Tensor& ParsedArgs::tensor(int i) const {
   return absent(i) ? undefined : unpack_tensor(args_[i]);
 }
 
-Scalar ParsedArgs::scalar(int i) const {
+Scalar ParsedArgs::scalar_general(int i) const {
   PyObject* obj = args_[i];
   if (!obj) {
     const ParamSpec& p = sig_->params[i];

@@ -81,10 +81,36 @@ class TensorList {
 // As worth_releasing() (errors.h), counting the tensors of Tensor[] arguments too.
 bool worth_releasing(std::initializer_list<const Tensor*> tensors, std::initializer_list<const TensorList*> lists);
 
+// Note [Small ints]: an exact int of one digit (under 2**30 in size) is read in
+// place, as CPython's own fast paths read it; any other goes through
+// PyLong_AsLongLong, which also calls __index__.
+inline bool small_int(PyObject* obj) {
+#if PY_VERSION_HEX >= 0x030C0000
+  return PyLong_CheckExact(obj) && PyUnstable_Long_IsCompact(reinterpret_cast<PyLongObject*>(obj));
+#else
+  return PyLong_CheckExact(obj) && Py_ABS(Py_SIZE(obj)) <= 1;
+#endif
+}
+
+// The value of an int for which small_int() holds.
+inline int64_t small_int_value(PyObject* obj) {
+#if PY_VERSION_HEX >= 0x030C0000
+  return int64_t(PyUnstable_Long_CompactValue(reinterpret_cast<PyLongObject*>(obj)));
+#else
+  return int64_t(Py_SIZE(obj)) * int64_t(reinterpret_cast<PyLongObject*>(obj)->ob_digit[0]);
+#endif
+}
+
 class ParsedArgs {
  public:
   const Tensor& tensor(int i) const;
-  Scalar scalar(int i) const;
+  // A Python int of one digit (Note [Small ints]) or a float inline, anything else out of line.
+  Scalar scalar(int i) const {
+    PyObject* obj = args_[i];
+    if (obj && PyFloat_CheckExact(obj)) return Scalar(PyFloat_AS_DOUBLE(obj));
+    if (obj && small_int(obj)) return Scalar(small_int_value(obj));
+    return scalar_general(i);
+  }
   std::optional<Scalar> scalar_optional(int i) const;
   int64_t toint(int i) const;
   std::optional<int64_t> toint_optional(int i) const;
@@ -110,6 +136,7 @@ class ParsedArgs {
  private:
   friend class ArgParser;
   bool absent(int i) const { return args_[i] == nullptr || args_[i] == Py_None; }
+  Scalar scalar_general(int i) const;
 
   const SignatureSpec* sig_ = nullptr;
   PyObject* args_[kMaxParams];

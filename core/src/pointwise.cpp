@@ -67,28 +67,51 @@ bool keeps_dtype(const Scalar& s, DType dtype) {
 // takes the general path, which applies the same rules in full.
 bool run_fast(const PointwiseOp& op, const Tensor& given, OutMode mode, ArrayRef<Operand> inputs,
               ArrayRef<Scalar> scalars, Tensor& fresh) {
-  const Tensor* first = nullptr;
+  const Tensor* first = nullptr;  // sets the dtype and shape of every other tensor
   for (const Operand& in : inputs) {
-    if (!in.tensor) continue;
-    const Tensor& t = *in.tensor;
-    if (!t.defined() || !t.device().is_cpu() || !t.is_contiguous()) return false;
-    if (!first) first = &t;
-    else if (!t.is_same(*first) && (t.dtype() != first->dtype() || t.sizes() != first->sizes())) return false;
+    if (in.tensor) {
+      first = in.tensor;
+      break;
+    }
   }
-  if (!first) return false;
+  if (!first || !first->defined() || !first->device().is_cpu() || !first->is_contiguous()) return false;
   const DType dtype = first->dtype();
-  for (const Operand& in : inputs) {
-    if (in.scalar && !keeps_dtype(*in.scalar, dtype)) return false;
-  }
+  const PointwiseFn kernel = op.kernels->cpu[int(dtype)];
+  if (!kernel) return false;
   if (!is_floating(dtype)) {
     if (op.promotion == Promotion::IntToFloat) return false;
     for (const Scalar& s : scalars) {
       if (s.is_floating_point()) return false;
     }
   }
+  // Operand k + 1 is input k: a tensor read in place, or a Python number stored as `dtype`.
+  const int n = int(inputs.size()) + 1;
+  char* data[TensorIter::kMaxOperands];
+  int64_t strides[TensorIter::kMaxOperands];
+  DType dtypes[TensorIter::kMaxOperands];
+  alignas(8) char values[TensorIter::kMaxOperands][8];
+  for (int k = 1; k < n; ++k) {
+    const Operand& in = inputs[size_t(k - 1)];
+    dtypes[k] = dtype;
+    if (in.tensor) {
+      const Tensor& t = *in.tensor;
+      if (!t.is_same(*first) && (!t.defined() || !t.device().is_cpu() || !t.is_contiguous() || t.dtype() != dtype ||
+                                 t.sizes() != first->sizes())) {
+        return false;
+      }
+      data[k] = t.data_ptr();
+      strides[k] = itemsize(dtype);
+    } else {
+      if (!keeps_dtype(*in.scalar, dtype)) return false;
+      dispatch(dtype, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        *reinterpret_cast<T*>(values[k]) = in.scalar->template to<T>();
+      });
+      data[k] = values[k];
+      strides[k] = 0;
+    }
+  }
   const DType result_dtype = op.bool_output ? DType::Bool : dtype;
-  const PointwiseFn kernel = op.kernels->cpu[int(dtype)];
-  if (!kernel) return false;
   const Tensor* out = &given;
   if (mode == OutMode::Functional) {
     fresh = empty(first->sizes(), result_dtype, kCPU);
@@ -100,32 +123,12 @@ bool run_fast(const PointwiseOp& op, const Tensor& given, OutMode mode, ArrayRef
     }
     if (given.dtype() != result_dtype) return false;
     for (const Operand& in : inputs) {
-      if (in.tensor && !safe_alias(*in.tensor, given)) return false;
+      if (in.tensor && !in.tensor->is_same(given) && !safe_alias(*in.tensor, given)) return false;
     }
   }
-  const int n = int(inputs.size()) + 1;
-  char* data[TensorIter::kMaxOperands];
-  int64_t strides[TensorIter::kMaxOperands];
-  DType dtypes[TensorIter::kMaxOperands];
-  alignas(8) char values[TensorIter::kMaxOperands][8];  // the Python numbers, as `dtype`
   data[0] = out->data_ptr();
   strides[0] = itemsize(result_dtype);
   dtypes[0] = result_dtype;
-  for (int k = 1; k < n; ++k) {
-    const Operand& in = inputs[size_t(k - 1)];
-    dtypes[k] = dtype;
-    if (in.tensor) {
-      data[k] = in.tensor->data_ptr();
-      strides[k] = itemsize(dtype);
-    } else {
-      dispatch(dtype, [&](auto tag) {
-        using T = typename decltype(tag)::type;
-        *reinterpret_cast<T*>(values[k]) = in.scalar->template to<T>();
-      });
-      data[k] = values[k];
-      strides[k] = 0;
-    }
-  }
   TensorIter iter(out->numel(), n, data, strides, dtypes, kCPU);
   if (iter.numel() > 0) kernel(iter, scalars.data());
   return true;

@@ -3,18 +3,6 @@
 
 namespace wick {
 
-TensorIter::TensorIter(int64_t numel, int noperands, char* const* data, const int64_t* strides,
-                       const DType* dtypes, Device device)
-    : noperands_(noperands), ndim_(1), numel_(numel), device_(device) {
-  WICK_INTERNAL_ASSERT(noperands >= 1 && noperands <= kMaxOperands, "bad operand count ", noperands);
-  shape_[0] = numel;
-  for (int k = 0; k < noperands; ++k) {
-    data_[size_t(k)] = data[k];
-    strides_[size_t(k)] = strides[k];
-    dtypes_[size_t(k)] = dtypes[k];
-  }
-}
-
 TensorIter::TensorIter(ArrayRef<Tensor> tensors) : noperands_(int(tensors.size())) {
   WICK_INTERNAL_ASSERT(noperands_ >= 1 && noperands_ <= kMaxOperands, "bad operand count ", noperands_);
   const Tensor& out = tensors[0];

@@ -61,6 +61,17 @@ def test_numpy_scalars_are_numbers(x):
     assert x.add(wick.tensor(2)).tolist() == [3.0] * 3
 
 
+@pytest.mark.parametrize("value", [0, 1, -1, 2**30 - 1, -(2**30 - 1), 2**30, -(2**30), 2**31, 2**62, -(2**63)])
+def test_ints_of_every_size_keep_their_value(value):
+    # Note [Small ints]: one-digit ints are read in place, bigger ones through PyLong_AsLongLong.
+    x = wick.zeros(2, dtype=wick.int64)
+    assert x.add_(value).tolist() == [value] * 2
+    assert wick.full([1], value, dtype=wick.int64).item() == value
+    assert wick.zeros(1, dtype=wick.int64).fill_(value).item() == value
+    with pytest.raises(OverflowError):
+        x.add_(2**63 + abs(value))
+
+
 @pytest.mark.parametrize("call,exc,match", [
     (lambda t: t.add(wick.ones(4)), RuntimeError, r"add\(\): the size of tensor a \(3\) must match"),
     (lambda t: t.add_(wick.ones(2, 3)), RuntimeError, r"add_\(\): output with shape \[3\] doesn't match"),
