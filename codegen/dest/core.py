@@ -88,8 +88,10 @@ def emit(decls: List[Declaration]) -> Dict[str, str]:
 
 
 def _kernel_table(d: Declaration) -> Dict[str, object]:
-    entries = {b: [f"&{b}_pointwise_kernel<kernels::{_functor(d)}<{CPP_TYPE[t]}>>" if t in d.dtypes[b]
-                   else "nullptr" for t in DTYPES] for b in ("cpu", "cuda")}
+    def table(backend: str, entry: str) -> List[str]:
+        return [f"&{backend}_pointwise_{entry}<kernels::{_functor(d)}<{CPP_TYPE[t]}>>" if t in d.dtypes[backend]
+                else "nullptr" for t in DTYPES]
+    entries = dict(cpu=table("cpu", "kernel"), cuda=table("cuda", "kernel"), cpu_run=table("cpu", "run"))
     return dict(decl=d, functor=_functor(d), entries=entries)
 
 

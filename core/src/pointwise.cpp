@@ -61,8 +61,9 @@ bool keeps_dtype(const Scalar& s, DType dtype) {
 // dtype, with Python numbers for the other operands whose kind does not
 // outrank that dtype (an int with float32, not a float with int32). Their
 // result dtype is then the tensors' own, and nothing needs broadcasting,
-// converting or coalescing: the kernel runs over one flat run, a Python number
-// being a value on the stack read with stride 0. run_fast() takes those calls
+// converting or coalescing: the kernel runs over one flat run (its cpu_run
+// entry, which needs no TensorIter), a Python number being a value on the
+// stack read with stride 0. run_fast() takes those calls
 // before any promotion is worked out; everything else, every error included,
 // takes the general path, which applies the same rules in full.
 bool run_fast(const PointwiseOp& op, const Tensor& given, OutMode mode, ArrayRef<Operand> inputs,
@@ -76,7 +77,7 @@ bool run_fast(const PointwiseOp& op, const Tensor& given, OutMode mode, ArrayRef
   }
   if (!first || !first->defined() || !first->device().is_cpu() || !first->is_contiguous()) return false;
   const DType dtype = first->dtype();
-  const PointwiseFn kernel = op.kernels->cpu[int(dtype)];
+  const PointwiseRunFn kernel = op.kernels->cpu_run[int(dtype)];
   if (!kernel) return false;
   if (!is_floating(dtype)) {
     if (op.promotion == Promotion::IntToFloat) return false;
@@ -86,13 +87,12 @@ bool run_fast(const PointwiseOp& op, const Tensor& given, OutMode mode, ArrayRef
   }
   // Operand k + 1 is input k: a tensor read in place, or a Python number stored as `dtype`.
   const int n = int(inputs.size()) + 1;
+  if (n > TensorIter::kMaxOperands) return false;
   char* data[TensorIter::kMaxOperands];
   int64_t strides[TensorIter::kMaxOperands];
-  DType dtypes[TensorIter::kMaxOperands];
   alignas(8) char values[TensorIter::kMaxOperands][8];
   for (int k = 1; k < n; ++k) {
     const Operand& in = inputs[size_t(k - 1)];
-    dtypes[k] = dtype;
     if (in.tensor) {
       const Tensor& t = *in.tensor;
       if (!t.is_same(*first) && (!t.defined() || !t.device().is_cpu() || !t.is_contiguous() || t.dtype() != dtype ||
@@ -128,9 +128,7 @@ bool run_fast(const PointwiseOp& op, const Tensor& given, OutMode mode, ArrayRef
   }
   data[0] = out->data_ptr();
   strides[0] = itemsize(result_dtype);
-  dtypes[0] = result_dtype;
-  TensorIter iter(out->numel(), n, data, strides, dtypes, kCPU);
-  if (iter.numel() > 0) kernel(iter, scalars.data());
+  kernel(data, strides, out->numel(), scalars.data());
   return true;
 }
 

@@ -13,6 +13,10 @@
 namespace wick {
 
 using PointwiseFn = void (*)(TensorIter& iter, const Scalar* scalars);
+// The same over one flat run of n elements, for the pointwise fast path (Note [Pointwise
+// fast path] in core/src/pointwise.cpp), which so builds no TensorIter: operand k (0 the
+// output) starts at data[k] and steps by strides[k] bytes.
+using PointwiseRunFn = void (*)(char* const* data, const int64_t* strides, int64_t n, const Scalar* scalars);
 // Copies operand 1 into operand 0, converting from its dtype; indexed by the output dtype.
 using CopyFn = void (*)(TensorIter& iter);
 
@@ -20,9 +24,12 @@ using CopyFn = void (*)(TensorIter& iter);
 struct PointwiseKernels {
   PointwiseFn cpu[kNumDTypes];
   PointwiseFn cuda[kNumDTypes];
+  PointwiseRunFn cpu_run[kNumDTypes];
 };
 
 template <typename Op> void cpu_pointwise_kernel(TensorIter& iter, const Scalar* scalars);
+template <typename Op> void cpu_pointwise_run(char* const* data, const int64_t* strides, int64_t n,
+                                              const Scalar* scalars);
 template <typename Op> void cuda_pointwise_kernel(TensorIter& iter, const Scalar* scalars);
 template <typename Dst> void cpu_copy_kernel(TensorIter& iter);
 template <typename Dst> void cuda_copy_kernel(TensorIter& iter);

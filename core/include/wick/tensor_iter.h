@@ -28,20 +28,6 @@ class TensorIter {
   // Operands must already share one shape up to broadcasting (stride 0 dims).
   // `tensors[0]` is the output and fixes the shape.
   explicit TensorIter(ArrayRef<Tensor> tensors);
-  // One run of `numel` elements: operand k starts at data[k] and steps by
-  // strides[k] bytes (0 for an operand that is one value for every element).
-  // Inline: it is on the per-call path of every small pointwise op (Note [Pointwise fast path]).
-  TensorIter(int64_t numel, int noperands, char* const* data, const int64_t* strides, const DType* dtypes,
-             Device device)
-      : noperands_(noperands), ndim_(1), numel_(numel), device_(device) {
-    WICK_INTERNAL_ASSERT(noperands >= 1 && noperands <= kMaxOperands, "bad operand count ", noperands);
-    shape_[0] = numel;
-    for (int k = 0; k < noperands; ++k) {
-      data_[size_t(k)] = data[k];
-      strides_[size_t(k)] = strides[k];
-      dtypes_[size_t(k)] = dtypes[k];
-    }
-  }
 
   int noperands() const { return noperands_; }
   int ndim() const { return ndim_; }

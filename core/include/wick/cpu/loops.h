@@ -201,6 +201,17 @@ void cpu_pointwise_kernel(TensorIter& iter, const Scalar* scalars) {
   detail::run_parallel(iter, Op(scalars));
 }
 
+template <typename Op>
+void cpu_pointwise_run(char* const* data, const int64_t* strides, int64_t n, const Scalar* scalars) {
+  constexpr size_t arity = function_traits<Op>::arity;
+  const Op op(scalars);
+  detail::parallel_for(n, detail::kGrainSize, [&](int64_t begin, int64_t end) {
+    std::array<char*, arity + 1> at;
+    for (size_t k = 0; k <= arity; ++k) at[k] = data[k] + begin * strides[k];
+    detail::cpu_loop(op, at.data(), strides, end - begin, std::make_index_sequence<arity>{});
+  });
+}
+
 template <typename Dst>
 void cpu_copy_kernel(TensorIter& iter) {
   dispatch(iter.dtype(1), [&](auto tag) {

@@ -47,6 +47,18 @@ const PointwiseKernels div_trunc_kernels = {
 #else
     {},
 #endif
+    {
+        nullptr,
+        nullptr,
+        nullptr,
+        nullptr,
+        &cpu_pointwise_run<kernels::div_trunc_op<int32_t>>,
+        nullptr,
+        nullptr,
+        nullptr,
+        &cpu_pointwise_run<kernels::div_trunc_op<float>>,
+        nullptr,
+    },
 };
 const char* const div_trunc_constants[] = {nullptr};
 const PointwiseOp div_trunc_pointwise = {"div_trunc", Promotion::Common, false, &div_trunc_kernels, div_trunc_constants};
@@ -81,6 +93,18 @@ const PointwiseKernels lt_kernels = {
 #else
     {},
 #endif
+    {
+        &cpu_pointwise_run<kernels::lt_op<bool>>,
+        &cpu_pointwise_run<kernels::lt_op<uint8_t>>,
+        &cpu_pointwise_run<kernels::lt_op<int8_t>>,
+        &cpu_pointwise_run<kernels::lt_op<int16_t>>,
+        &cpu_pointwise_run<kernels::lt_op<int32_t>>,
+        &cpu_pointwise_run<kernels::lt_op<int64_t>>,
+        &cpu_pointwise_run<kernels::lt_op<Half>>,
+        &cpu_pointwise_run<kernels::lt_op<BFloat16>>,
+        &cpu_pointwise_run<kernels::lt_op<float>>,
+        &cpu_pointwise_run<kernels::lt_op<double>>,
+    },
 };
 const char* const lt_constants[] = {nullptr};
 const PointwiseOp lt_pointwise = {"lt", Promotion::Common, true, &lt_kernels, lt_constants};

@@ -46,6 +46,18 @@ const PointwiseKernels relu_mod_kernels = {
 #else
     {},
 #endif
+    {
+        nullptr,
+        nullptr,
+        nullptr,
+        nullptr,
+        &cpu_pointwise_run<kernels::relu_mod_op<int32_t>>,
+        &cpu_pointwise_run<kernels::relu_mod_op<int64_t>>,
+        nullptr,
+        nullptr,
+        nullptr,
+        nullptr,
+    },
 };
 const char* const relu_mod_constants[] = {nullptr};
 const PointwiseOp relu_mod_pointwise = {"relu_mod", Promotion::Common, false, &relu_mod_kernels, relu_mod_constants};

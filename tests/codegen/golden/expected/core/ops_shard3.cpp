@@ -47,6 +47,18 @@ const PointwiseKernels add_kernels = {
 #else
     {},
 #endif
+    {
+        &cpu_pointwise_run<kernels::add_op<bool>>,
+        &cpu_pointwise_run<kernels::add_op<uint8_t>>,
+        &cpu_pointwise_run<kernels::add_op<int8_t>>,
+        &cpu_pointwise_run<kernels::add_op<int16_t>>,
+        &cpu_pointwise_run<kernels::add_op<int32_t>>,
+        &cpu_pointwise_run<kernels::add_op<int64_t>>,
+        &cpu_pointwise_run<kernels::add_op<Half>>,
+        &cpu_pointwise_run<kernels::add_op<BFloat16>>,
+        &cpu_pointwise_run<kernels::add_op<float>>,
+        &cpu_pointwise_run<kernels::add_op<double>>,
+    },
 };
 const char* const add_constants[] = {"alpha", nullptr};
 const PointwiseOp add_pointwise = {"add", Promotion::Common, false, &add_kernels, add_constants};
@@ -81,6 +93,18 @@ const PointwiseKernels fill__kernels = {
 #else
     {},
 #endif
+    {
+        &cpu_pointwise_run<kernels::fill__op<bool>>,
+        &cpu_pointwise_run<kernels::fill__op<uint8_t>>,
+        &cpu_pointwise_run<kernels::fill__op<int8_t>>,
+        &cpu_pointwise_run<kernels::fill__op<int16_t>>,
+        &cpu_pointwise_run<kernels::fill__op<int32_t>>,
+        &cpu_pointwise_run<kernels::fill__op<int64_t>>,
+        &cpu_pointwise_run<kernels::fill__op<Half>>,
+        &cpu_pointwise_run<kernels::fill__op<BFloat16>>,
+        &cpu_pointwise_run<kernels::fill__op<float>>,
+        &cpu_pointwise_run<kernels::fill__op<double>>,
+    },
 };
 const char* const fill__constants[] = {"value", nullptr};
 const PointwiseOp fill__pointwise = {"fill_", Promotion::Common, false, &fill__kernels, fill__constants};

@@ -8,5 +8,6 @@
 namespace wick {
 
 template void cpu_pointwise_kernel<kernels::lt_op<BFloat16>>(TensorIter&, const Scalar*);
+template void cpu_pointwise_run<kernels::lt_op<BFloat16>>(char* const*, const int64_t*, int64_t, const Scalar*);
 
 }  // namespace wick

@@ -8,6 +8,8 @@
 namespace wick {
 
 template void cpu_pointwise_kernel<kernels::div_trunc_op<int32_t>>(TensorIter&, const Scalar*);
+template void cpu_pointwise_run<kernels::div_trunc_op<int32_t>>(char* const*, const int64_t*, int64_t, const Scalar*);
 template void cpu_pointwise_kernel<kernels::lt_op<int32_t>>(TensorIter&, const Scalar*);
+template void cpu_pointwise_run<kernels::lt_op<int32_t>>(char* const*, const int64_t*, int64_t, const Scalar*);
 
 }  // namespace wick

@@ -8,5 +8,6 @@
 namespace wick {
 
 template void cpu_pointwise_kernel<kernels::relu_mod_op<int64_t>>(TensorIter&, const Scalar*);
+template void cpu_pointwise_run<kernels::relu_mod_op<int64_t>>(char* const*, const int64_t*, int64_t, const Scalar*);
 
 }  // namespace wick

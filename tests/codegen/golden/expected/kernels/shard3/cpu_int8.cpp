@@ -8,6 +8,8 @@
 namespace wick {
 
 template void cpu_pointwise_kernel<kernels::add_op<int8_t>>(TensorIter&, const Scalar*);
+template void cpu_pointwise_run<kernels::add_op<int8_t>>(char* const*, const int64_t*, int64_t, const Scalar*);
 template void cpu_pointwise_kernel<kernels::fill__op<int8_t>>(TensorIter&, const Scalar*);
+template void cpu_pointwise_run<kernels::fill__op<int8_t>>(char* const*, const int64_t*, int64_t, const Scalar*);
 
 }  // namespace wick
