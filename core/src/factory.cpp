@@ -49,7 +49,8 @@ Generator& generator() {
 // (1 - u1 is in (0, 1], so no log of 0) and an angle 2 pi u2, and the radius times
 // the cosine and the sine fill the chunk's first and second halves. A size that is
 // not a multiple of the chunk draws one more whole chunk and keeps its head. So the
-// values depend on the seed and the size alone, never on threads or vector width.
+// values depend on the seed and the size alone: never on the threads, and the pairs
+// never on the vector width (only SLEEF's last bit may differ between instruction sets).
 constexpr int64_t kNormalChunk = 32;
 
 // The bits of T's significand, the leading one included.
@@ -89,7 +90,7 @@ void box_muller(const C* u, T* out) {
   }
 }
 
-// Fill a contiguous CPU tensor of a floating dtype (Note [Random draws]).
+// Fill a contiguous CPU tensor of a floating dtype with uniforms, or normals (Note [Random draws]).
 void fill_uniform(Tensor& t) {
   dispatch_floating(t.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
@@ -132,7 +133,7 @@ void fill_normal(Tensor& t) {
   });
 }
 
-// rand or randn: the checks, then fill, a contiguous CPU tensor, then the device.
+// rand or randn: check the dtype and the device, fill a contiguous CPU tensor, move it to the device.
 Tensor random(const char* op, IntArrayRef size, std::optional<DType> dtype, std::optional<Device> device,
               void (*fill)(Tensor&)) {
   const DType d = dtype.value_or(kDefaultFloat);
