@@ -33,8 +33,10 @@ def _emit(node: ast.AST) -> str:
             return f"bitwise_not({_emit(node.operand)})"
         return f"({_UNARY[type(node.op)]}{_emit(node.operand)})"
     if isinstance(node, ast.BoolOp):
+        # A comparison is a bool already (a mask on vectors, whose && and || wick/cpu/vec.h
+        # defines), so only other operands are converted: `x != 0 and y != 0` runs on vectors.
         joiner = " && " if isinstance(node.op, ast.And) else " || "
-        return "(" + joiner.join(f"bool({_emit(v)})" for v in node.values) + ")"
+        return "(" + joiner.join(_emit(v) if _is_bool(v) else f"bool({_emit(v)})" for v in node.values) + ")"
     if isinstance(node, ast.Compare):
         return f"({_emit(node.left)} {_COMPARE[type(node.ops[0])]} {_emit(node.comparators[0])})"
     if isinstance(node, ast.IfExp):
@@ -50,3 +52,8 @@ def _emit(node: ast.AST) -> str:
         # finds one template argument.
         return f"C({node.value!r})"
     raise AssertionError(f"unexpected {type(node).__name__} in a checked expression")
+
+
+def _is_bool(node: ast.AST) -> bool:
+    return isinstance(node, (ast.Compare, ast.BoolOp)) or (isinstance(node, ast.UnaryOp)
+                                                           and isinstance(node.op, ast.Not))

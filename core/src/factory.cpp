@@ -1,14 +1,18 @@
 // core/src/factory.cpp: tensors made from sizes and values (empty, zeros, ones, full, arange, linspace,
 // logspace, eye), random ones (rand, randn, randint, randperm) and the *_like forms of each.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <mutex>
 #include <random>
 #include <utility>
 #include <vector>
 
 #include "wick/core_ops.h"
+#include "wick/cpu/parallel.h"
+#include "wick/cpu/vec.h"
 #include "wick/dispatch.h"
 #include "wick/ops.h"
 
@@ -31,18 +35,113 @@ Generator& generator() {
   return g;
 }
 
-template <typename Draw>
-Tensor random(const char* op, IntArrayRef size, std::optional<DType> dtype, std::optional<Device> device, Draw draw) {
-  const DType d = dtype.value_or(kDefaultFloat);
-  WICK_CHECK_TYPE(is_floating(d), op, "(): expected a floating-point dtype, got ", dtype_name(d));
-  Tensor values = empty(size, DType::Float64, kCPU);
-  {
+// Note [Random draws]
+// ~~~~~~~~~~~~~~~~~~~
+// rand draws, under the generator's lock, k / 2^b for each element, with k of b
+// random bits and b the bits of the dtype's significand (53 for float64, 24 for
+// float32, 11 for float16, 8 for bfloat16), as PyTorch's uniform_real does: the
+// value is exact in the dtype, so rounding never makes it 1. A 64-bit draw of the
+// engine gives two such uniforms where b <= 32 (its low half first), one otherwise.
+// randn draws uniforms of its compute type (float for the 16-bit dtypes) the same
+// way, then, outside the lock and in parallel, turns each chunk of kNormalChunk of
+// them into normals by Box-Muller, as PyTorch's normal_fill does over chunks of 16:
+// u1 from the first half and u2 from the second give a radius sqrt(-2 log(1 - u1))
+// (1 - u1 is in (0, 1], so no log of 0) and an angle 2 pi u2, and the radius times
+// the cosine and the sine fill the chunk's first and second halves. A size that is
+// not a multiple of the chunk draws one more whole chunk and keeps its head. So the
+// values depend on the seed and the size alone: never on the threads, and the pairs
+// never on the vector width (only SLEEF's last bit may differ between instruction sets).
+constexpr int64_t kNormalChunk = 32;
+
+// The bits of T's significand, the leading one included.
+template <typename T> constexpr int kSignificandBits = std::numeric_limits<T>::digits;
+template <> constexpr int kSignificandBits<Half> = 11;
+template <> constexpr int kSignificandBits<BFloat16> = 8;
+
+// n uniforms in [0, 1), each k / 2^kBits for kBits random bits k.
+template <typename U, int kBits>
+void draw_uniforms(std::mt19937_64& engine, U* out, int64_t n) {
+  constexpr double kScale = 1.0 / double(uint64_t(1) << kBits);
+  if constexpr (kBits <= 32) {
+    const auto uniform = [](uint64_t half) { return U(float(uint32_t(half) >> (32 - kBits)) * float(kScale)); };
+    int64_t i = 0;
+    for (; i + 1 < n; i += 2) {
+      const uint64_t x = engine();
+      out[i] = uniform(x);
+      out[i + 1] = uniform(x >> 32);
+    }
+    if (i < n) out[i] = uniform(engine());
+  } else {
+    for (int64_t i = 0; i < n; ++i) out[i] = U(double(engine() >> (64 - kBits)) * kScale);
+  }
+}
+
+// One chunk of kNormalChunk uniforms u to normals; u may be out itself.
+template <typename T, typename C>
+void box_muller(const C* u, T* out) {
+  using V = vec::Vec<C>;
+  constexpr int64_t kHalf = kNormalChunk / 2;
+  static_assert(kHalf % V::kSize == 0, "a half chunk holds whole vectors");
+  for (int64_t j = 0; j < kHalf; j += V::kSize) {
+    const V radius = vec::sqrt(V(C(-2)) * vec::log(V(C(1)) - vec::load(u + j)));
+    const V angle = V(C(6.283185307179586476925286766559)) * vec::load(u + kHalf + j);
+    vec::store(out + j, radius * vec::cos(angle));
+    vec::store(out + kHalf + j, radius * vec::sin(angle));
+  }
+}
+
+// Fill a contiguous CPU tensor of a floating dtype with uniforms, or normals (Note [Random draws]).
+void fill_uniform(Tensor& t) {
+  dispatch_floating(t.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
     Generator& g = generator();
     std::lock_guard<std::mutex> lock(g.mutex);
-    double* p = values.data<double>();
-    for (int64_t i = 0; i < values.numel(); ++i) p[i] = draw(g.engine);
-  }
-  return to(values, resolve(device), d);
+    draw_uniforms<T, kSignificandBits<T>>(g.engine, t.data<T>(), t.numel());
+  });
+}
+
+void fill_normal(Tensor& t) {
+  dispatch_floating(t.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    using C = opmath_t<T>;
+    T* out = t.data<T>();
+    const int64_t n = t.numel(), whole = n / kNormalChunk * kNormalChunk;
+    // The whole chunks' uniforms: in place where the dtype is the compute type, else in a buffer.
+    std::unique_ptr<C[]> buffer;
+    C* u = nullptr;
+    if constexpr (std::is_same_v<T, C>) {
+      u = out;
+    } else {
+      buffer.reset(new C[size_t(whole)]);
+      u = buffer.get();
+    }
+    std::array<C, kNormalChunk> last;
+    {
+      Generator& g = generator();
+      std::lock_guard<std::mutex> lock(g.mutex);
+      draw_uniforms<C, kSignificandBits<C>>(g.engine, u, whole);
+      if (whole < n) draw_uniforms<C, kSignificandBits<C>>(g.engine, last.data(), kNormalChunk);
+    }
+    detail::parallel_for(whole / kNormalChunk, detail::kGrainSize / kNormalChunk, [&](int64_t begin, int64_t end) {
+      for (int64_t c = begin; c < end; ++c) box_muller(u + c * kNormalChunk, out + c * kNormalChunk);
+    });
+    if (whole < n) {
+      std::array<T, kNormalChunk> normals;
+      box_muller(last.data(), normals.data());
+      std::copy_n(normals.data(), n - whole, out + whole);
+    }
+  });
+}
+
+// rand or randn: check the dtype and the device, fill a contiguous CPU tensor, move it to the device.
+Tensor random(const char* op, IntArrayRef size, std::optional<DType> dtype, std::optional<Device> device,
+              void (*fill)(Tensor&)) {
+  const DType d = dtype.value_or(kDefaultFloat);
+  WICK_CHECK_TYPE(is_floating(d), op, "(): expected a floating-point dtype, got ", dtype_name(d));
+  const Device target = resolve(device);
+  Tensor values = empty(size, d, kCPU);
+  fill(values);
+  return to(values, target);
 }
 
 // Note [Strides of *_like results]
@@ -129,9 +228,7 @@ std::pair<double, double> exact_integer_range(DType d) {
     else if constexpr (std::is_integral_v<T>) {
       return {double(std::numeric_limits<T>::min()), double(std::numeric_limits<T>::max())};
     } else {
-      const int digits = std::is_same_v<T, Half> ? 11 : std::is_same_v<T, BFloat16> ? 8
-                                                                                      : std::numeric_limits<T>::digits;
-      return {-std::ldexp(1.0, digits), std::ldexp(1.0, digits)};
+      return {-std::ldexp(1.0, kSignificandBits<T>), std::ldexp(1.0, kSignificandBits<T>)};
     }
   });
 }
@@ -154,6 +251,20 @@ void check_fits(const char* op, const Scalar& value, DType d) {
     }
   });
   WICK_CHECK_VALUE(fits, op, "(): value ", x, " cannot be converted to type ", dtype_name(d), " without overflow");
+}
+
+// rand_like or randn_like: the values random() gives for self's sizes, laid out like self; a
+// contiguous CPU result is filled in place, as random() fills its own.
+Tensor random_like(const char* op, const Tensor& self, std::optional<DType> dtype, std::optional<Device> device,
+                   void (*fill)(Tensor&)) {
+  Tensor result = like(op, self, dtype, device);
+  WICK_CHECK_TYPE(is_floating(result.dtype()), op, "(): expected a floating-point dtype, got ",
+                  dtype_name(result.dtype()));
+  if (result.device().is_cpu() && result.is_contiguous()) {
+    fill(result);
+    return result;
+  }
+  return copy_(result, random(op, self.sizes(), result.dtype(), result.device(), fill));
 }
 
 }  // namespace
@@ -212,14 +323,11 @@ Tensor arange(const Scalar& end, std::optional<DType> dtype, std::optional<Devic
 }
 
 Tensor rand(IntArrayRef size, std::optional<DType> dtype, std::optional<Device> device) {
-  return random("rand", size, dtype, device, [](std::mt19937_64& e) {
-    return double(e() >> 11) * 0x1.0p-53;  // 53 random bits: uniform in [0, 1)
-  });
+  return random("rand", size, dtype, device, fill_uniform);
 }
 
 Tensor randn(IntArrayRef size, std::optional<DType> dtype, std::optional<Device> device) {
-  std::normal_distribution<double> normal;
-  return random("randn", size, dtype, device, [&](std::mt19937_64& e) { return normal(e); });
+  return random("randn", size, dtype, device, fill_normal);
 }
 
 void manual_seed(int64_t seed) {
@@ -368,19 +476,12 @@ Tensor full_like(const Tensor& self, const Scalar& fill_value, std::optional<DTy
   return fill_(like("full_like", self, dtype, device), fill_value);
 }
 
-// The values are those rand and randn give for the shape, laid out like self.
 Tensor rand_like(const Tensor& self, std::optional<DType> dtype, std::optional<Device> device) {
-  Tensor result = like("rand_like", self, dtype, device);
-  WICK_CHECK_TYPE(is_floating(result.dtype()), "rand_like(): expected a floating-point dtype, got ",
-                  dtype_name(result.dtype()));
-  return copy_(result, rand(self.sizes(), result.dtype(), result.device()));
+  return random_like("rand_like", self, dtype, device, fill_uniform);
 }
 
 Tensor randn_like(const Tensor& self, std::optional<DType> dtype, std::optional<Device> device) {
-  Tensor result = like("randn_like", self, dtype, device);
-  WICK_CHECK_TYPE(is_floating(result.dtype()), "randn_like(): expected a floating-point dtype, got ",
-                  dtype_name(result.dtype()));
-  return copy_(result, randn(self.sizes(), result.dtype(), result.device()));
+  return random_like("randn_like", self, dtype, device, fill_normal);
 }
 
 }  // namespace wick

@@ -246,7 +246,9 @@ import sys, numpy as np, wick
 a = np.random.default_rng(12).standard_normal((1500, 1111)).astype(np.float32)
 x = wick.from_numpy(a)
 outs = [x.sum(), x.sum([0]), x.sum([1]), wick.exp(x), wick.tanh(x.t()), x.var(), wick.logsumexp(x, [0]),
-        x.norm(), x.argmax(), wick.cumsum(x, 0), x.double().sum(), x.half().sum()]
+        x.norm(), x.argmax(), wick.cumsum(x, 0), x.double().sum(), x.half().sum(), x < x[:, :1], x[:, 1::2] >= 0]
+wick.manual_seed(4)
+outs += [wick.randn(300_001), wick.randn(70_000, dtype=wick.bfloat16).float(), wick.rand(5)]
 sys.stdout.buffer.write(b"".join(np.ascontiguousarray(np.asarray(o)).tobytes() for o in outs))
 """
 

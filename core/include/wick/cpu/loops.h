@@ -27,6 +27,7 @@ namespace detail {
 
 // Elements per block when operands must be staged: a multiple of every vector width.
 constexpr int64_t kBlock = 256;
+static_assert(kBlock % vec::Vec<int8_t>::kSize == 0, "a block holds whole vectors of the narrowest lanes");
 
 template <typename Op> using out_t = typename function_traits<Op>::result_type;
 template <typename Op, size_t I> using in_t = typename function_traits<Op>::template arg<I>;
@@ -46,9 +47,11 @@ struct VectorResult<Op, std::index_sequence<I...>,
   using type = decltype(std::declval<const Op&>().compute(std::declval<vec::Vec<repeat_t<typename Op::C, I>>>()...));
 };
 
-// Whether Op runs on vectors: a float or double compute type, and an expression that gives a
-// vector (a mask for a bool result) on vectors.
-template <typename C> constexpr bool has_vectors_v = std::is_same_v<C, float> || std::is_same_v<C, double>;
+// Whether Op runs on vectors: a compute type with vectors, and an expression that gives a vector
+// (a mask for a bool result) on vectors; integers and bools have comparisons alone (Note [Integer
+// vectors] in wick/cpu/vec.h), so of their ops only those with a bool result qualify.
+template <typename C>
+constexpr bool has_vectors_v = std::is_same_v<C, float> || std::is_same_v<C, double> || std::is_integral_v<C>;
 template <typename Op, typename = void> struct Vectorises : std::false_type {};
 template <typename Op>
 struct Vectorises<Op, std::enable_if_t<has_vectors_v<typename Op::C> && (function_traits<Op>::arity > 0)>> {

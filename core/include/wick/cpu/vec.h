@@ -13,6 +13,9 @@
 // that uses something with no vector form here (a conditional expression, an
 // integer operation, floor_divide) fails to substitute, quietly, and its op
 // runs operator() in a plain loop that the compiler vectorises where it can.
+// Vectors of an integer or bool C have the comparisons alone (Note [Integer
+// vectors]): a comparison or a logical op of integers runs on vectors, their
+// arithmetic in operator().
 //
 // On the CPU an op thus computes every element with the same code whatever
 // the layout: strided and broadcast operands are staged through blocks, and a
@@ -66,31 +69,58 @@ template <typename E> struct Native;
   template <> struct Native<E> { typedef E type __attribute__((vector_size(kBytes))); };
 WICK_NATIVE_VECTOR(float)
 WICK_NATIVE_VECTOR(double)
+WICK_NATIVE_VECTOR(int8_t)
+WICK_NATIVE_VECTOR(int16_t)
 WICK_NATIVE_VECTOR(int32_t)
 WICK_NATIVE_VECTOR(int64_t)
+WICK_NATIVE_VECTOR(uint8_t)
 WICK_NATIVE_VECTOR(uint32_t)
 #undef WICK_NATIVE_VECTOR
 
-template <typename C> struct Vec;
+// The signed integer of N bytes: the lane type of a comparison's result.
+template <size_t N> struct SignedOfSize;
+template <> struct SignedOfSize<1> { using type = int8_t; };
+template <> struct SignedOfSize<2> { using type = int16_t; };
+template <> struct SignedOfSize<4> { using type = int32_t; };
+template <> struct SignedOfSize<8> { using type = int64_t; };
+
+template <typename C, bool kFloating = std::is_floating_point_v<C>> struct Vec;
 
 // Lanes of true (all bits set) and false (zero), as comparisons of Vec<C> give.
 template <typename C>
 struct Mask {
-  using Raw = typename Native<std::conditional_t<sizeof(C) == 4, int32_t, int64_t>>::type;
+  using Raw = typename Native<typename SignedOfSize<sizeof(C)>::type>::type;
   Raw v;
 
   Mask(Raw raw) : v(raw) {}  // NOLINT: implicit, for results of vector comparisons
   friend Mask operator!(Mask a) { return ~a.v; }
   friend Mask operator&(Mask a, Mask b) { return a.v & b.v; }
   friend Mask operator|(Mask a, Mask b) { return a.v | b.v; }
+  // `and` and `or` of an expression (codegen/api/expr.py): every lane is all ones or zero, so the
+  // bitwise forms are exact, and both sides are computed anyway.
+  friend Mask operator&&(Mask a, Mask b) { return a.v & b.v; }
+  friend Mask operator||(Mask a, Mask b) { return a.v | b.v; }
   friend Mask operator^(Mask a, Mask b) { return a.v ^ b.v; }
   friend Mask operator==(Mask a, Mask b) { return ~(a.v ^ b.v); }
   friend Mask operator!=(Mask a, Mask b) { return a.v ^ b.v; }
 };
 
+// The comparisons of V, a vector of C, lane by lane: hidden friends that argument-dependent lookup
+// finds through V's base, so a scalar operand converts to V as it would for V's own friends.
+template <typename V, typename C>
+struct Comparisons {
+  friend Mask<C> operator==(V a, V b) { return a.v == b.v; }
+  friend Mask<C> operator!=(V a, V b) { return a.v != b.v; }
+  friend Mask<C> operator<(V a, V b) { return a.v < b.v; }
+  friend Mask<C> operator<=(V a, V b) { return a.v <= b.v; }
+  friend Mask<C> operator>(V a, V b) { return a.v > b.v; }
+  friend Mask<C> operator>=(V a, V b) { return a.v >= b.v; }
+  friend Mask<C> operator!(V a) { return a.v == typename V::Raw{}; }
+};
+
 template <typename C>
-struct Vec {
-  static_assert(std::is_same_v<C, float> || std::is_same_v<C, double>, "vectors hold float or double");
+struct Vec<C, true> : Comparisons<Vec<C, true>, C> {
+  static_assert(std::is_same_v<C, float> || std::is_same_v<C, double>, "float vectors hold float or double");
   using Raw = typename Native<C>::type;
   static constexpr int kSize = kBytes / int(sizeof(C));
   Raw v;
@@ -107,13 +137,6 @@ struct Vec {
   friend Vec operator-(Vec a, Vec b) { return a.v - b.v; }
   friend Vec operator*(Vec a, Vec b) { return a.v * b.v; }
   friend Vec operator/(Vec a, Vec b) { return a.v / b.v; }
-  friend Mask<C> operator==(Vec a, Vec b) { return a.v == b.v; }
-  friend Mask<C> operator!=(Vec a, Vec b) { return a.v != b.v; }
-  friend Mask<C> operator<(Vec a, Vec b) { return a.v < b.v; }
-  friend Mask<C> operator<=(Vec a, Vec b) { return a.v <= b.v; }
-  friend Mask<C> operator>(Vec a, Vec b) { return a.v > b.v; }
-  friend Mask<C> operator>=(Vec a, Vec b) { return a.v >= b.v; }
-  friend Mask<C> operator!(Vec a) { return a.v == Raw{}; }
 
   // The functions of wick/math.h built from the others, with its scalar versions' exact semantics.
   friend Vec select(Mask<C> m, Vec a, Vec b) { return m.v ? a.v : b.v; }
@@ -142,6 +165,31 @@ struct Vec {
     const Bits sign_bit = reinterpret_cast<Bits>(Vec(C(-0.0)).v);
     return reinterpret_cast<Raw>((reinterpret_cast<Bits>(magnitude.v) & ~sign_bit) |
                                  (reinterpret_cast<Bits>(sign.v) & sign_bit));
+  }
+};
+
+// Note [Integer vectors]
+// ~~~~~~~~~~~~~~~~~~~~~~
+// A vector of an integer or bool compute type compares, and does nothing else. Its
+// comparisons give the scalar ones' results lane by lane (C++ promotes both sides
+// alike, so no promotion changes an order or an equality), which lets comparisons
+// and logical ops of integer and bool tensors store masks as the float ones do.
+// Arithmetic is left out on purpose: a lane wraps where C++ promotes to int, and
+// divides by zero where math.h guards, so an integer expression with arithmetic
+// fails to substitute and runs operator(), as before. A bool is a byte of 0 or 1
+// (wick's invariant for bool tensors), so its lanes are bytes.
+template <typename C>
+struct Vec<C, false> : Comparisons<Vec<C, false>, C> {
+  static_assert(std::is_integral_v<C>, "integer vectors hold integers or bools");
+  using Lane = std::conditional_t<std::is_same_v<C, bool>, uint8_t, C>;
+  using Raw = typename Native<Lane>::type;
+  static constexpr int kSize = kBytes / int(sizeof(C));
+  Raw v;
+
+  Vec() = default;
+  Vec(Raw raw) : v(raw) {}  // NOLINT: implicit, as the float vector's
+  Vec(C s) {                // NOLINT: implicit, so that an expression's constants broadcast
+    for (int i = 0; i < kSize; ++i) v[i] = Lane(s);
   }
 };
 

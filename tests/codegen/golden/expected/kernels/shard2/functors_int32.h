@@ -25,8 +25,8 @@ struct relu_mod_op {
   using C = opmath_t<T>;
   explicit relu_mod_op(const Scalar* /*scalars*/) {}
   template <typename V>
-  WICK_HOST_DEVICE auto compute(V self, V other) const -> std::decay_t<decltype(((bool((self > C(0.5))) && bool((!(other == C(0))))) ? C(remainder(self, other)) : C(floor_divide(bitwise_not(self), pow(other, C(2))))))> {
-    return ((bool((self > C(0.5))) && bool((!(other == C(0))))) ? C(remainder(self, other)) : C(floor_divide(bitwise_not(self), pow(other, C(2)))));
+  WICK_HOST_DEVICE auto compute(V self, V other) const -> std::decay_t<decltype((((self > C(0.5)) && (!(other == C(0)))) ? C(remainder(self, other)) : C(floor_divide(bitwise_not(self), pow(other, C(2))))))> {
+    return (((self > C(0.5)) && (!(other == C(0)))) ? C(remainder(self, other)) : C(floor_divide(bitwise_not(self), pow(other, C(2)))));
   }
   WICK_HOST_DEVICE T operator()(T self, T other) const {
     return static_cast<T>(compute(C(self), C(other)));
