@@ -2,12 +2,13 @@
 #include "wick/indexing.h"
 
 #include <algorithm>
-#include <cstring>
+#include <numeric>
 #include <vector>
 
 #include "strided_walk.h"
 #include "wick/cast.h"
 #include "wick/core_ops.h"
+#include "wick/cpu/parallel.h"
 #include "wick/dispatch.h"
 #include "wick/ops.h"
 
@@ -237,24 +238,82 @@ Tensor index_put(const Tensor& self, ArrayRef<std::optional<Tensor>> indices, co
   return index_put_(clone(self), indices, values, accumulate);
 }
 
+namespace {
+
+// Note [Two-pass nonzero]
+// ~~~~~~~~~~~~~~~~~~~~~~~
+// nonzero counts first, per chunk of whole rows (Note [Row walk]), then
+// writes each chunk's coordinates from the sum of the counts before it: the
+// result is sized exactly, and both passes may run chunks on any thread with
+// the same result. The writing loop has no branch on the data: every element
+// writes its coordinates, into the result when it is set and into a scratch
+// row when not, and the result's cursor moves by the element's truth.
+
+template <typename T>
+int64_t count_set(const T* p, int64_t stride, int64_t n) {
+  int64_t count = 0;
+  if (stride == 1) {
+    for (int64_t j = 0; j < n; ++j) count += cast<bool>(p[j]);
+  } else {
+    for (int64_t j = 0; j < n; ++j) count += cast<bool>(p[j * stride]);
+  }
+  return count;
+}
+
+// Writes the coordinates of the set elements of a row, whose outer coords are
+// `outer`, at `out`; returns the end of what it wrote.
+template <typename T>
+int64_t* write_set(const T* p, int64_t stride, int64_t n, const DimVector& outer, int64_t* out, int64_t* scratch) {
+  const size_t last = outer.size();
+  for (int64_t j = 0; j < n; ++j) {
+    const bool set = cast<bool>(p[j * stride]);
+    int64_t* at = set ? out : scratch;
+    for (size_t k = 0; k < last; ++k) at[k] = outer[k];
+    at[last] = j;
+    out += set ? last + 1 : 0;
+  }
+  return out;
+}
+
+}  // namespace
+
 Tensor nonzero(const Tensor& self) {
   WICK_CHECK_VALUE(self.defined(), "nonzero(): expected a tensor, got None");
   check_cpu("nonzero", self, "a tensor");
-  std::vector<int64_t> coords;
-  int64_t count = 0;
-  if (self.numel() > 0) {
-    dispatch(self.dtype(), [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      const T* data = self.data<T>();
-      walk(self.sizes(), self.strides(), [&](int64_t offset, const DimVector& at) {
-        if (!cast<bool>(data[offset])) return;
-        coords.insert(coords.end(), at.begin(), at.end());
-        ++count;
+  const detail::RowGeometry<1> rows = detail::row_geometry<1>(self.sizes(), {self.strides()}, false);
+  // Chunks of whole rows of about a grain each (Note [Parallel grain]).
+  const int64_t chunk = std::max<int64_t>(1, detail::kGrainSize / std::max<int64_t>(1, rows.row));
+  const int64_t chunks = (rows.rows() + chunk - 1) / chunk, n = rows.row, stride = rows.inner[0];
+  std::vector<int64_t> starts(size_t(chunks) + 1, 0);  // of each chunk's coordinates, in rows of the result
+  Tensor result;
+  dispatch(self.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const T* data = self.data<T>();
+    const auto each_row = [&](int64_t c, auto&& fn) {
+      rows.walk(c * chunk, std::min(rows.rows(), (c + 1) * chunk), [&](const std::array<int64_t, 1>& off,
+                                                                       const DimVector& outer) {
+        fn(data + off[0], outer);
       });
+    };
+    detail::parallel_for(chunks, 1, [&](int64_t begin, int64_t end) {
+      for (int64_t c = begin; c < end; ++c) {
+        each_row(c, [&](const T* p, const DimVector&) { starts[size_t(c) + 1] += count_set(p, stride, n); });
+      }
     });
-  }
-  Tensor result = empty({count, self.dim()}, DType::Int64, kCPU);
-  if (!coords.empty()) std::memcpy(result.data_ptr(), coords.data(), coords.size() * sizeof(int64_t));
+    std::partial_sum(starts.begin(), starts.end(), starts.begin());
+    result = empty({starts.back(), self.dim()}, DType::Int64, kCPU);
+    if (self.dim() == 0) return;  // a (1, 0) or (0, 0) result has no coordinates to write
+    int64_t* coords = result.data<int64_t>();
+    detail::parallel_for(chunks, 1, [&](int64_t begin, int64_t end) {
+      DimVector scratch(size_t(self.dim()), 0);
+      for (int64_t c = begin; c < end; ++c) {
+        int64_t* out = coords + starts[size_t(c)] * self.dim();
+        each_row(c, [&](const T* p, const DimVector& outer) {
+          out = write_set(p, stride, n, outer, out, scratch.data());
+        });
+      }
+    });
+  });
   return result;
 }
 
