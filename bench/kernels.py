@@ -155,13 +155,17 @@ TENSORS_BY_OP = {
     ("addbmm", "self"): "batch0", ("masked_fill", "value"): "zero_dim", ("item", "self"): "one",
 }
 TENSORS_BY_NAME = {"index": "full_index", "mask": "mask", "condition": "mask", "batch1": "batch", "batch2": "batch"}
+# The operands of a list of tensors, by op and parameter name; without one, x and y.
+TENSOR_LISTS_BY_OP = {("index_put", "indices"): ("rows",)}
 # Other arguments, by op and parameter name, then by parameter name; without one, the default.
 VALUES_BY_OP = {
     ("arange", "end"): SIDE * SIDE, ("linspace", "steps"): SIDE * SIDE, ("logspace", "steps"): SIDE * SIDE,
     ("randperm", "n"): SIDE * SIDE, ("view", "size"): [-1], ("reshape", "shape"): [-1], ("permute", "dims"): [1, 0],
     ("narrow", "start"): 0, ("select", "index"): 3, ("unsqueeze", "dim"): 0, ("transpose", "dim1"): 0,
     ("to", "dtype"): "float64", ("type", "dtype"): "float64", ("movedim", "destination"): [0],
-    ("clamp", "min"): 0.25, ("clamp", "max"): 0.75,
+    ("clamp", "min"): 0.25, ("clamp", "max"): 0.75, ("type", "dtype"): "float64", ("chunk", "chunks"): 4,
+    ("split", "split_size"): SIDE // 4, ("split_with_sizes", "split_sizes"): [SIDE // 4, 3 * SIDE // 4],
+    ("topk", "k"): 10, ("kthvalue", "k"): SIDE // 2,
 }
 VALUES_BY_NAME = {
     "dim": 1, "dims": [0], "dim0": 1, "dim1": 0, "size": [SIDE, SIDE], "shape": [SIDE, SIDE], "sizes": [32, 32],
@@ -170,8 +174,8 @@ VALUES_BY_NAME = {
 }
 
 
-def tensor_operand(ops, op, name):
-    key = TENSORS_BY_OP.get((op, name)) or TENSORS_BY_NAME.get(name) or "x"
+def tensor_operand(ops, op, name, key=None):
+    key = key or TENSORS_BY_OP.get((op, name)) or TENSORS_BY_NAME.get(name) or "x"
     if key == "x" and name not in ("self", "input"):
         key = "y" if name in ("other", "mat2", "end", "tensor1", "src", "vec2", "mat1", "tensor") else "z"
     if key == "flat_x":
@@ -207,12 +211,13 @@ def build(ops, decl, params):
             continue
         base = p.type.base
         if base == "Tensor":
-            a = tensor_operand(ops, op, p.name)
-            if a.dtype == np.float32 and dtype != "float32":
-                a = (a * 100).astype(dtype)
+            keys = TENSOR_LISTS_BY_OP.get((op, p.name), ("x", "y")) if p.type.is_list else (None,)
+            arrays = [tensor_operand(ops, op, p.name, key) for key in keys]
+            arrays = [(a * 100).astype(dtype) if a.dtype == np.float32 and dtype != "float32" else a for a in arrays]
             # Copies, so that in-place ops change nothing another op reads.
-            w.append(wick.from_numpy(a.copy()))
-            t.append(torch.from_numpy(a.copy()))
+            ws, ts = [wick.from_numpy(a.copy()) for a in arrays], [torch.from_numpy(a.copy()) for a in arrays]
+            w.append(ws if p.type.is_list else ws[0])
+            t.append(ts if p.type.is_list else ts[0])
         elif base == "Scalar":
             w.append(VALUES_BY_OP.get((op, p.name), 0.5 if dtype == "float32" else 3))
             t.append(w[-1])
@@ -222,7 +227,7 @@ def build(ops, decl, params):
                 return None
             w.append(v)
             t.append(v)
-        elif base == "ScalarType":
+        elif base == "ScalarType" or base == "object" and (op, p.name) in VALUES_BY_OP:
             name = VALUES_BY_OP.get((op, p.name), "float64")
             w.append(getattr(wick, name))
             t.append(getattr(torch, name))
@@ -259,6 +264,9 @@ def surface(rounds, only):
     results, skipped = [], []
     for decl in sorted(decls, key=lambda d: d.name):
         if only and decl.name not in only:
+            continue
+        if not decl.variants:
+            skipped.append((decl.name, "C++ only, not a Python op"))
             continue
         tcall, wcall = torch_callable(decl, decl.name), wick_callable(decl, decl.name)
         if tcall is None:

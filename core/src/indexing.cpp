@@ -113,12 +113,24 @@ struct IndexPlan {
   size_t index_dim = 0;
   std::vector<int64_t> offsets;
 
-  template <typename Fn>  // fn(n, offset): result element n is self's element at offset
+  // fn(n, offset): result element n is self's element at offset. The walk goes
+  // by rows of the last loop dim (there is always one: the index dim), so that
+  // fn runs in a tight loop.
+  template <typename Fn>
   void for_each(Fn&& fn) const {
+    const size_t last = loop_sizes.size() - 1;
+    const int64_t len = loop_sizes[last], step = loop_strides[last];
     int64_t n = 0;
-    walk(loop_sizes, loop_strides, [&](int64_t offset, const DimVector& coords) {
-      fn(n++, offset + offsets[size_t(coords[index_dim])]);
-    });
+    walk(IntArrayRef(loop_sizes.data(), last), IntArrayRef(loop_strides.data(), last),
+         [&](int64_t offset, const DimVector& coords) {
+           if (last == index_dim) {
+             for (int64_t i = 0; i < len; ++i) fn(n + i, offset + offsets[size_t(i)]);
+           } else {
+             const int64_t base = offset + offsets[size_t(coords[index_dim])];
+             for (int64_t i = 0; i < len; ++i) fn(n + i, base + i * step);
+           }
+           n += len;
+         });
   }
 };
 
@@ -213,10 +225,13 @@ Tensor index_put_(const Tensor& self, ArrayRef<std::optional<Tensor>> indices, c
   WICK_CHECK(detail::broadcasts_to(values.sizes(), plan.result_sizes), "shape mismatch: value tensor of shape ",
              shape_str(values.sizes()), " cannot be broadcast to indexing result of shape ",
              shape_str(plan.result_sizes));
-  // A fresh buffer in walk order: broadcast, and safe when values overlaps self.
-  Tensor source = empty(plan.result_sizes, self.dtype(), kCPU);
-  if (source.numel() == 0) return self;
-  copy_(source, values);
+  // The values in walk order: values itself when it is laid out so and does not
+  // overlap self, else a fresh buffer (broadcast, and safe from the writes).
+  if (checked_numel(plan.result_sizes) == 0) return self;
+  const bool as_is = values.sizes() == IntArrayRef(plan.result_sizes) && values.is_contiguous() &&
+                     values.device().is_cpu() && !detail::may_overlap(values, self);
+  Tensor source = as_is ? values : empty(plan.result_sizes, self.dtype(), kCPU);
+  if (!as_is) copy_(source, values);
   dispatch(self.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     using Acc = opmath_t<T>;

@@ -1,7 +1,10 @@
 // core/src/storage.cpp: allocation and release of storage on each device.
 #include "wick/storage.h"
 
+#include <cstdint>
 #include <cstdlib>
+#include <deque>
+#include <mutex>
 
 #include <sys/mman.h>
 
@@ -25,10 +28,85 @@ constexpr size_t kSmallBytes = 1024;
 constexpr size_t kHugePage = size_t(2) << 20;
 constexpr size_t kHugeBytes = size_t(4) << 20;
 
+// Note [Block cache]
+// ~~~~~~~~~~~~~~~~~~
+// malloc hands a buffer of 4 MiB or more straight to mmap and its free back to
+// munmap, so `z = x + y` in a loop maps, faults in and zeroes a fresh result every
+// time: about a third of the time of the add itself. Freed huge buffers are kept
+// instead, up to kCachedBytes in all, and a request for the same rounded size takes
+// one back (most recently freed first, while it is still in cache). The oldest go
+// back to the system when the cap would be passed, and all of them before an
+// allocation is reported as failed. Memory from here is uninitialised either way.
+constexpr size_t kCachedBytes = size_t(256) << 20;
+
+class BlockCache {
+ public:
+  void* take(size_t bytes) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (auto it = blocks_.rbegin(); it != blocks_.rend(); ++it) {
+      if (it->bytes == bytes) {
+        void* data = it->data;
+        cached_ -= bytes;
+        blocks_.erase(std::next(it).base());
+        return data;
+      }
+    }
+    return nullptr;
+  }
+
+  void give(void* data, size_t bytes) {
+    if (bytes > kCachedBytes) return std::free(data);
+    std::lock_guard<std::mutex> lock(mutex_);
+    while (cached_ + bytes > kCachedBytes) pop_oldest();
+    blocks_.push_back({data, bytes});
+    cached_ += bytes;
+  }
+
+  void clear() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    while (!blocks_.empty()) pop_oldest();
+  }
+
+ private:
+  struct Block {
+    void* data;
+    size_t bytes;
+  };
+
+  void pop_oldest() {
+    std::free(blocks_.front().data);
+    cached_ -= blocks_.front().bytes;
+    blocks_.pop_front();
+  }
+
+  std::mutex mutex_;
+  std::deque<Block> blocks_;
+  size_t cached_ = 0;
+};
+
+// Never destroyed: storages may still be freed while the interpreter shuts down.
+BlockCache& block_cache() {
+  static BlockCache* cache = new BlockCache;
+  return *cache;
+}
+
 size_t round_up(size_t n, size_t to) { return (n + to - 1) / to * to; }
 
 void free_cpu(void* data, void* /*ctx*/) { std::free(data); }
+// A huge buffer's ctx is its rounded size, the key it is cached under.
+void free_huge(void* data, void* ctx) { block_cache().give(data, reinterpret_cast<uintptr_t>(ctx)); }
 void free_cuda(void* data, void* /*ctx*/) { cuda_runtime::release(data); }
+
+void* allocate_huge(size_t rounded) {
+  if (void* data = block_cache().take(rounded)) return data;
+  void* data = std::aligned_alloc(kHugePage, rounded);
+  if (!data) {
+    block_cache().clear();
+    data = std::aligned_alloc(kHugePage, rounded);
+  }
+  if (data) madvise(data, rounded, MADV_HUGEPAGE);  // advice: failure is harmless
+  return data;
+}
 
 }  // namespace
 
@@ -41,13 +119,15 @@ Storage allocate_storage(size_t nbytes, Device device) {
   // than an aligned allocation); large ones start on a cache line.
   const size_t alignment = nbytes >= kHugeBytes ? kHugePage : kAlignment;
   const size_t rounded = round_up(nbytes, alignment);
+  const bool huge = alignment == kHugePage && rounded >= nbytes;
   void* data = nbytes <= kSmallBytes ? std::malloc(nbytes)
+               : huge                ? allocate_huge(rounded)
                : rounded >= nbytes   ? std::aligned_alloc(alignment, rounded)
                                      : nullptr;
-  if (data && alignment == kHugePage) madvise(data, rounded, MADV_HUGEPAGE);  // advice: failure is harmless
   if (!data) {
     throw OutOfMemoryError(detail::str_cat("CPU: failed to allocate ", nbytes, " bytes"));
   }
+  if (huge) return Storage::make(data, nbytes, device, &free_huge, reinterpret_cast<void*>(uintptr_t(rounded)));
   return Storage::make(data, nbytes, device, &free_cpu, nullptr);
 }
 

@@ -1,4 +1,5 @@
 // core/src/tensor_compare.cpp: whole-tensor comparisons answering one bool: allclose and equal.
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>
@@ -69,8 +70,24 @@ bool allclose(const Tensor& self, const Tensor& other, double rtol, double atol,
 bool equal(const Tensor& self, const Tensor& other) {
   check_same_device("equal", self, other);
   if (self.sizes() != other.sizes()) return false;
-  // Two vectorised, parallel passes, rather than one element at a time.
-  return item(all(eq(cpu(self), cpu(other)))).to<bool>();
+  if (self.dtype() != other.dtype() || !self.is_contiguous() || !other.is_contiguous() || !self.device().is_cpu()) {
+    // Two vectorised, parallel passes, rather than one element at a time.
+    return item(all(eq(cpu(self), cpu(other)))).to<bool>();
+  }
+  // One pass in blocks of one vectorised loop each, so that a difference near the
+  // start answers at once, as PyTorch's equal does.
+  return dispatch(self.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const T* a = self.data<T>();
+    const T* b = other.data<T>();
+    constexpr int64_t kBlock = 512;
+    for (int64_t start = 0, n = self.numel(); start < n; start += kBlock) {
+      int differ = 0;  // an int, not a bool, for the compiler to vectorise the reduction
+      for (int64_t i = start, end = std::min(n, start + kBlock); i < end; ++i) differ |= int(a[i] != b[i]);
+      if (differ) return false;
+    }
+    return true;
+  });
 }
 
 }  // namespace wick

@@ -142,6 +142,23 @@ TEST(Storage, AlignmentGrowsWithSize) {
   EXPECT_EQ(address(empty({3}, DType::Float32)) % 16, 0u);
 }
 
+// Note [Block cache]: a freed huge buffer serves the next request of its rounded size.
+TEST(Storage, FreedHugeBuffersAreReused) {
+  const int64_t n = int64_t(3) << 20;  // 12 MiB of float32
+  const void* first = empty({n}).data_ptr();  // freed at once
+  Tensor again = empty({n - 5});              // rounds to the same 2 MiB multiple
+  EXPECT_EQ(again.data_ptr(), first);
+  Tensor other = empty({n + (int64_t(1) << 20)});  // another size: not that buffer
+  EXPECT_NE(other.data_ptr(), first);
+  // A buffer in use is never handed out twice.
+  Tensor third = empty({n});
+  EXPECT_NE(third.data_ptr(), again.data_ptr());
+  // Bigger than the whole cache: allocated and freed directly, still usable.
+  Tensor big = full({int64_t(80) << 20}, 1.0);
+  EXPECT_EQ(big.numel(), int64_t(80) << 20);
+  EXPECT_EQ(item(sum(big, DType::Float64)).to_double(), double(int64_t(80) << 20));
+}
+
 TEST(Storage, ZeroDimTensorHasOneElementOfStorage) {
   Tensor t = scalar_tensor(Scalar(int64_t(7)), DType::Int16);
   EXPECT_EQ(t.dim(), 0);

@@ -106,3 +106,20 @@ def test_equal_across_dtypes_and_special_values():
     assert wick.equal(wick.tensor(3), wick.tensor(3)) and not wick.equal(wick.tensor(3), wick.tensor([3]))
     big = 1 << 60
     assert not wick.equal(wick.tensor([big]), wick.tensor([big + 1]))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int8", "int64", "float16", "bool"])
+def test_equal_finds_one_difference_anywhere(dtype):
+    # Contiguous operands of one dtype are compared in blocks of 512 elements:
+    # a single difference on either side of each block edge, and at both ends.
+    n = 3 * 512 + 7
+    a = (np.arange(n) % 2).astype(dtype)
+    x = wick.from_numpy(a.copy())
+    assert x.equal(wick.from_numpy(a.copy()))
+    for at in (0, 511, 512, 1023, 1024, n - 1):
+        b = a.copy()
+        b[at] = not b[at] if dtype == "bool" else b[at] + 1
+        assert x.equal(wick.from_numpy(b)) is False
+    nan = np.zeros(n, dtype="float32")
+    nan[700] = np.nan
+    assert wick.from_numpy(nan).equal(wick.from_numpy(nan.copy())) is False
