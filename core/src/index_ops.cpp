@@ -19,6 +19,9 @@ namespace {
 
 using detail::at_least_1d;
 using detail::Geometry1d;
+using detail::IndexedOp;
+using detail::run_indexed;
+using detail::Split;
 using detail::walk_strided;
 
 // index_select copies runs of at least this many contiguous elements with memcpy.
@@ -159,7 +162,7 @@ void check_scatter_args(const char* op, const Tensor& self, const Tensor& index,
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 // An in-place scatter_ or put_ with an index out of range raises and leaves
 // self as it was: its indices are checked by a pass of their own before the
-// first write (first_bad_index, cheap beside the writes). A functional form
+// first write (check_indices, cheap beside the writes). A functional form
 // writes into a fresh copy that the error discards, so it skips that pass and
 // relies on the check inside the loop alone.
 
@@ -186,22 +189,19 @@ void scatter_into(const char* op, const Tensor& self, int64_t dim, const Tensor&
   const auto fail = [&](int64_t v) {
     detail::fail<IndexError>(op, "(): index ", v, " is out of bounds for dimension ", d, " with size ", size);
   };
-  const auto check_all = [&] {
-    if (const std::optional<int64_t> bad = detail::first_bad_index(loop, pos)) fail(*bad);
-  };
-  if (in_place) check_all();
-  const bool parallel = detail::rows_write_apart(loop, dst.sizes, dst.strides);
+  if (in_place) detail::check_indices(loop, pos, fail);
+  const Split split = detail::write_split(loop, dst.sizes, dst.strides);
   dispatch(self.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     T* out = self.data<T>();
     if (!src) {
-      if (!fits<T>(*value)) check_all();  // a bad index is reported before a bad value
+      if (!fits<T>(*value)) detail::check_indices(loop, pos, fail);  // a bad index is reported first
       const T v = checked_value<T>(op, *value);
-      detail::run_indexed<detail::IndexedOp::Write>(loop, out, pos, &v, parallel, fail);
+      run_indexed<IndexedOp::Write>(loop, out, pos, &v, split, fail);
     } else if (add) {
-      detail::run_indexed<detail::IndexedOp::Add>(loop, out, pos, source.data<T>(), parallel, fail);
+      run_indexed<IndexedOp::Add>(loop, out, pos, source.data<T>(), split, fail);
     } else {
-      detail::run_indexed<detail::IndexedOp::Write>(loop, out, pos, source.data<T>(), parallel, fail);
+      run_indexed<IndexedOp::Write>(loop, out, pos, source.data<T>(), split, fail);
     }
   });
 }
@@ -351,12 +351,13 @@ Tensor gather_out(const Tensor& out, const Tensor& self, int64_t dim, const Tens
   strides[size_t(d)] = 0;
   const detail::IndexedLoop loop = detail::indexed_loop(idx.sizes, strides, idx.strides, at_least_1d(result).strides,
                                                         src.strides[size_t(d)], size, false);
+  const auto fail = [&](int64_t v) {
+    detail::fail<IndexError>("gather(): index ", v, " is out of bounds for dimension ", d, " with size ", size);
+  };
   dispatch(self.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    detail::run_indexed<detail::IndexedOp::Read>(loop, self.data<T>(), index.data<int64_t>(), result.data<T>(), true,
-                                                 [&](int64_t v) {
-      detail::fail<IndexError>("gather(): index ", v, " is out of bounds for dimension ", d, " with size ", size);
-    });
+    run_indexed<IndexedOp::Read>(loop, self.data<T>(), index.data<int64_t>(), result.data<T>(),
+                                 detail::read_split(loop), fail);
   });
   return detail::finish_out("gather", out, result);
 }
@@ -517,10 +518,11 @@ Tensor take_out(const Tensor& out, const Tensor& self, const Tensor& index) {
   if (index.numel() > 0) {
     const Tensor flat = contiguous(self);
     const int64_t numel = self.numel();
+    const detail::IndexedLoop loop = flat_loop(index, numel);
     dispatch(self.dtype(), [&](auto tag) {
       using T = typename decltype(tag)::type;
-      detail::run_indexed<detail::IndexedOp::Read>(flat_loop(index, numel), flat.data<T>(), index.data<int64_t>(),
-                                                   result.data<T>(), true, [&](int64_t v) { fail_flat(v, numel); });
+      run_indexed<IndexedOp::Read>(loop, flat.data<T>(), index.data<int64_t>(), result.data<T>(),
+                                   detail::read_split(loop), [&](int64_t v) { fail_flat(v, numel); });
     });
   }
   return detail::finish_out("take", out, result);
@@ -547,18 +549,16 @@ Tensor put_into(const Tensor& self, const Tensor& index, const Tensor& source, b
   const Tensor positions = unaliased(index, self);
   const int64_t* pos = positions.data<int64_t>();
   const detail::IndexedLoop loop = flat_loop(positions, numel);
-  if (in_place) {
-    if (const std::optional<int64_t> bad = detail::first_bad_index(loop, pos)) fail_flat(*bad, numel);
-  }
+  const auto fail = [&](int64_t v) { fail_flat(v, numel); };
+  if (in_place) detail::check_indices(loop, pos, fail);
   const Tensor values = contiguous(unaliased(source, self));
   const Tensor flat = contiguous(self);  // self itself when it is contiguous; else written back below
   dispatch(self.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    const auto fail = [&](int64_t v) { fail_flat(v, numel); };
     if (accumulate) {
-      detail::run_indexed<detail::IndexedOp::Add>(loop, flat.data<T>(), pos, values.data<T>(), false, fail);
+      run_indexed<IndexedOp::Add>(loop, flat.data<T>(), pos, values.data<T>(), Split::None, fail);
     } else {
-      detail::run_indexed<detail::IndexedOp::Write>(loop, flat.data<T>(), pos, values.data<T>(), false, fail);
+      run_indexed<IndexedOp::Write>(loop, flat.data<T>(), pos, values.data<T>(), Split::None, fail);
     }
   });
   if (!flat.is_same(self)) copy_(self, flat);

@@ -58,10 +58,7 @@ inline bool any_outside(const int64_t* ix, int64_t stride, int64_t n, int64_t lo
   return n > 0 && most >= uint64_t(span);
 }
 
-// The first index value in row-major order that is out of range, if any: a
-// pass over the index alone, for an op that must not write before it knows
-// every index is good (and for the error message of one that found a bad
-// index in the middle of its work).
+// The first index value in row-major order that is out of range, if any.
 inline std::optional<int64_t> first_bad_index(const IndexedLoop& loop, const int64_t* index) {
   const int64_t low = loop.wrap ? -loop.size : 0, span = loop.wrap ? 2 * loop.size : loop.size;
   const int64_t n = loop.rows.row, stride = loop.rows.inner[1];
@@ -74,6 +71,25 @@ inline std::optional<int64_t> first_bad_index(const IndexedLoop& loop, const int
     }
   });
   return found;
+}
+
+// Calls fail(v) with the first index value out of range, if any: a pass over
+// the index alone, in parallel, for an op that must not write before it knows
+// that every index is good.
+template <typename Fail>
+void check_indices(const IndexedLoop& loop, const int64_t* index, Fail&& fail) {
+  const int64_t low = loop.wrap ? -loop.size : 0, span = loop.wrap ? 2 * loop.size : loop.size;
+  const int64_t n = loop.rows.row, stride = loop.rows.inner[1];
+  std::atomic<bool> bad{false};
+  parallel_for(loop.rows.rows(), std::max<int64_t>(1, kGrainSize / std::max<int64_t>(1, n)),
+               [&](int64_t begin, int64_t end) {
+                 bool any = false;
+                 loop.rows.walk(begin, end, [&](const std::array<int64_t, 3>& off, const DimVector&) {
+                   any |= any_outside(index + off[1], stride, n, low, span);
+                 });
+                 if (any) bad.store(true, std::memory_order_relaxed);
+               });
+  if (bad.load()) fail(*first_bad_index(loop, index));
 }
 
 // Positions per block of a row: its indices are checked as a block (in L1
@@ -110,21 +126,21 @@ inline bool indexed_row(Target* t, int64_t ts, const int64_t* ix, int64_t is, Ot
   return true;
 }
 
-// Runs the rows [begin, end) of `loop`; false, having stopped short, at an
-// index out of range. Contiguous index and other rows get a loop of their own
-// with those strides known.
+// Runs the positions [first, last) of the rows [begin, end) of `loop`; false,
+// having stopped short, at an index out of range. Contiguous index and other
+// rows get a loop of their own with those strides known.
 template <IndexedOp Op, bool Wrap, typename Target, typename Other>
 bool indexed_rows(const IndexedLoop& loop, Target* target, const int64_t* index, Other* other, int64_t begin,
-                  int64_t end) {
-  const int64_t n = loop.rows.row, step = loop.step, size = loop.size;
+                  int64_t end, int64_t first, int64_t last) {
+  const int64_t n = last - first, step = loop.step, size = loop.size;
   const int64_t ts = loop.rows.inner[0], is = loop.rows.inner[1], os = loop.rows.inner[2];
   const bool unit = is == 1 && os == 1;
   bool ok = true;
   loop.rows.walk(begin, end, [&](const std::array<int64_t, 3>& off, const DimVector&) {
     if (WICK_UNLIKELY(!ok)) return;
-    Target* t = target + off[0];
-    const int64_t* ix = index + off[1];
-    Other* o = other + off[2];
+    Target* t = target + off[0] + first * ts;
+    const int64_t* ix = index + off[1] + first * is;
+    Other* o = other + off[2] + first * os;
     ok = unit ? indexed_row<Op, Wrap>(t, ts, ix, 1, o, 1, n, step, size)
               : indexed_row<Op, Wrap>(t, ts, ix, is, o, os, n, step, size);
   });
@@ -149,40 +165,58 @@ inline bool non_overlapping(IntArrayRef sizes, IntArrayRef strides) {
   return true;
 }
 
-// Runs the whole of `loop`, then calls fail(v) with the first bad index if
-// there was one. Rows run in parallel when `parallel` says that no two of them
-// touch the same element of target (each row writes elements of its own).
+// How the positions of a loop may be split between threads: by whole rows,
+// by runs of columns (the same run of every row), or not at all.
+enum class Split { None, Rows, Columns };
+
+// Columns per run when a loop splits by columns: a few cache lines.
+constexpr int64_t kColumnRun = 64;
+
+// Runs the whole of `loop`, split as `split` says, then calls fail(v) with the
+// first bad index if there was one.
 template <IndexedOp Op, typename Target, typename Other, typename Fail>
-void run_indexed(const IndexedLoop& loop, Target* target, const int64_t* index, Other* other, bool parallel,
+void run_indexed(const IndexedLoop& loop, Target* target, const int64_t* index, Other* other, Split split,
                  Fail&& fail) {
-  const auto run = [&](int64_t begin, int64_t end) {
-    return loop.wrap ? indexed_rows<Op, true>(loop, target, index, other, begin, end)
-                     : indexed_rows<Op, false>(loop, target, index, other, begin, end);
+  const int64_t rows = loop.rows.rows(), row = loop.rows.row;
+  const auto run = [&](int64_t begin, int64_t end, int64_t first, int64_t last) {
+    return loop.wrap ? indexed_rows<Op, true>(loop, target, index, other, begin, end, first, last)
+                     : indexed_rows<Op, false>(loop, target, index, other, begin, end, first, last);
   };
-  const int64_t rows = loop.rows.rows();
-  bool ok = true;
-  if (parallel) {
-    std::atomic<bool> all{true};
-    parallel_for(rows, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(1, loop.rows.row)),
-                 [&](int64_t begin, int64_t end) {
-                   if (!run(begin, end)) all.store(false, std::memory_order_relaxed);
-                 });
-    ok = all.load();
-  } else {
-    ok = run(0, rows);
+  std::atomic<bool> ok{true};
+  if (split == Split::Rows) {
+    parallel_for(rows, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(1, row)), [&](int64_t begin, int64_t end) {
+      if (!run(begin, end, 0, row)) ok.store(false, std::memory_order_relaxed);
+    });
+  } else if (split == Split::Columns) {
+    const int64_t grain = std::max(kColumnRun, kGrainSize / std::max<int64_t>(1, rows));
+    parallel_for(row, grain, [&](int64_t first, int64_t last) {
+      if (!run(0, rows, first, last)) ok.store(false, std::memory_order_relaxed);
+    });
+  } else if (!run(0, rows, 0, row)) {
+    ok = false;
   }
-  if (!ok) fail(*first_bad_index(loop, index));
+  if (!ok.load()) fail(*first_bad_index(loop, index));
 }
 
-// Whether the rows of `loop` may be written in parallel into a target of
-// these sizes and strides: every outer dim moves through target (a zero
-// stride there, the indexed dim, would let rows collide) and the target's
-// elements are distinct.
-inline bool rows_write_apart(const IndexedLoop& loop, IntArrayRef sizes, IntArrayRef strides) {
-  for (int64_t s : loop.rows.outer_strides[0]) {
-    if (s == 0) return false;
-  }
-  return non_overlapping(sizes, strides);
+// How a loop that writes into a target of these sizes and strides may split
+// (Note [Indexed rows]): two positions write the same element only when they
+// differ along a dim where target's stride is zero (the indexed dim, or every
+// dim of a flat target), given that the target's elements are distinct. So
+// rows run apart when every outer dim moves through target, and runs of
+// columns when the row does; each element then sees its writes in the same
+// order on any number of threads.
+inline Split write_split(const IndexedLoop& loop, IntArrayRef sizes, IntArrayRef strides) {
+  if (!non_overlapping(sizes, strides)) return Split::None;
+  const DimVector& outer = loop.rows.outer_strides[0];
+  if (std::find(outer.begin(), outer.end(), int64_t(0)) == outer.end()) return Split::Rows;
+  return loop.rows.inner[0] != 0 ? Split::Columns : Split::None;
+}
+
+// How a loop that reads into a fresh `other` may split: any way, since each
+// position writes its own element; by rows unless they are fewer than the
+// columns.
+inline Split read_split(const IndexedLoop& loop) {
+  return loop.rows.rows() >= loop.rows.row ? Split::Rows : Split::Columns;
 }
 
 }  // namespace detail
