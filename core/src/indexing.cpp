@@ -2,6 +2,7 @@
 #include "wick/indexing.h"
 
 #include <algorithm>
+#include <array>
 #include <numeric>
 #include <vector>
 
@@ -260,9 +261,12 @@ namespace {
 // nonzero counts first, per chunk of whole rows (Note [Row walk]), then
 // writes each chunk's coordinates from the sum of the counts before it: the
 // result is sized exactly, and both passes may run chunks on any thread with
-// the same result. The writing loop has no branch on the data: every element
-// writes its coordinates, into the result when it is set and into a scratch
-// row when not, and the result's cursor moves by the element's truth.
+// the same result. The writing pass has no branch on the data: a block of a
+// row first lists the columns of its set elements (each element stores its
+// column at the list's end, which moves on by the element's truth), then the
+// block's result rows are written one coordinate at a time.
+
+constexpr int64_t kColumnBlock = 1024;
 
 template <typename T>
 int64_t count_set(const T* p, int64_t stride, int64_t n) {
@@ -278,14 +282,22 @@ int64_t count_set(const T* p, int64_t stride, int64_t n) {
 // Writes the coordinates of the set elements of a row, whose outer coords are
 // `outer`, at `out`; returns the end of what it wrote.
 template <typename T>
-int64_t* write_set(const T* p, int64_t stride, int64_t n, const DimVector& outer, int64_t* out, int64_t* scratch) {
-  const size_t last = outer.size();
-  for (int64_t j = 0; j < n; ++j) {
-    const bool set = cast<bool>(p[j * stride]);
-    int64_t* at = set ? out : scratch;
-    for (size_t k = 0; k < last; ++k) at[k] = outer[k];
-    at[last] = j;
-    out += set ? last + 1 : 0;
+int64_t* write_set(const T* p, int64_t stride, int64_t n, const DimVector& outer, int64_t* out) {
+  const size_t last = outer.size(), nd = last + 1;
+  std::array<int64_t, kColumnBlock> columns;
+  for (int64_t start = 0; start < n; start += kColumnBlock) {
+    const int64_t end = std::min(n, start + kColumnBlock);
+    size_t count = 0;
+    for (int64_t j = start; j < end; ++j) {
+      columns[count] = j;
+      count += cast<bool>(p[j * stride]);
+    }
+    for (size_t k = 0; k < last; ++k) {
+      const int64_t coord = outer[k];  // a local: stores into out may not change it
+      for (size_t i = 0; i < count; ++i) out[i * nd + k] = coord;
+    }
+    for (size_t i = 0; i < count; ++i) out[i * nd + last] = columns[i];
+    out += count * nd;
   }
   return out;
 }
@@ -320,12 +332,9 @@ Tensor nonzero(const Tensor& self) {
     if (self.dim() == 0) return;  // a (1, 0) or (0, 0) result has no coordinates to write
     int64_t* coords = result.data<int64_t>();
     detail::parallel_for(chunks, 1, [&](int64_t begin, int64_t end) {
-      DimVector scratch(size_t(self.dim()), 0);
       for (int64_t c = begin; c < end; ++c) {
         int64_t* out = coords + starts[size_t(c)] * self.dim();
-        each_row(c, [&](const T* p, const DimVector& outer) {
-          out = write_set(p, stride, n, outer, out, scratch.data());
-        });
+        each_row(c, [&](const T* p, const DimVector& outer) { out = write_set(p, stride, n, outer, out); });
       }
     });
   });
