@@ -1,5 +1,6 @@
 // core/src/index_ops.cpp: index_select, gather, scatter(_add), index_add, masked_fill/select, take and put, on CPU.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include "indexed_rows.h"
+#include "row_chunks.h"
 #include "strided_walk.h"
 #include "wick/core_ops.h"
 #include "wick/dispatch.h"
@@ -229,10 +231,26 @@ void masked_fill_into(const char* op, const Tensor& self, const Tensor& mask, co
     if (self.numel() == 0) return;
     T* dst = self.data<T>();
     const uint8_t* bits = reinterpret_cast<const uint8_t*>(m.data_ptr());  // bool and uint8 alike
-    walk_strided<2>(self.sizes(), {self.strides(), m.strides()},
-                    [&](const std::array<int64_t, 2>& off, const DimVector&) {
-                      if (bits[off[1]]) dst[off[0]] = v;
-                    });
+    const detail::RowGeometry<2> rows = detail::row_geometry<2>(self.sizes(), {self.strides(), m.strides()}, true);
+    const int64_t n = rows.row, ds = rows.inner[0], ms = rows.inner[1];
+    const auto fill = [&](int64_t begin, int64_t end) {
+      rows.walk(begin, end, [&](const std::array<int64_t, 2>& off, const DimVector&) {
+        T* d = dst + off[0];
+        const uint8_t* b = bits + off[1];
+        if (ds == 1 && ms == 1) {
+          for (int64_t j = 0; j < n; ++j) d[j] = b[j] ? v : d[j];  // no branch: a blend, vectorised
+        } else {
+          for (int64_t j = 0; j < n; ++j) {
+            if (b[j * ms]) d[j * ds] = v;
+          }
+        }
+      });
+    };
+    if (detail::non_overlapping(self.sizes(), self.strides())) {  // else rows may share elements
+      detail::parallel_for(rows.rows(), std::max<int64_t>(1, detail::kGrainSize / n), fill);
+    } else {
+      fill(0, rows.rows());
+    }
   });
 }
 
@@ -240,6 +258,23 @@ Scalar fill_value(const char* op, const Tensor& value) {
   WICK_CHECK(value.dim() == 0, op, "() only supports a 0-dimensional value tensor, but got tensor with ",
              value.dim(), " dimension(s).");
   return item(value);
+}
+
+// Writes the values of a row whose mask is set at dst, in order; returns the
+// end of what it wrote (Note [Two-pass selection]).
+template <typename T>
+T* select_row(const T* from, int64_t vs, const uint8_t* bits, int64_t ms, int64_t n, T* dst) {
+  std::array<T, detail::kSelectBlock> picked;
+  for (int64_t start = 0; start < n; start += detail::kSelectBlock) {
+    const int64_t end = std::min(n, start + detail::kSelectBlock);
+    size_t count = 0;
+    for (int64_t j = start; j < end; ++j) {
+      picked[count] = from[j * vs];
+      count += bits[j * ms] != 0;
+    }
+    dst = std::copy(picked.begin(), picked.begin() + count, dst);
+  }
+  return dst;
 }
 
 Tensor masked_fill_copy(const Tensor& self, const Tensor& mask, const Scalar& value) {
@@ -486,22 +521,25 @@ Tensor masked_select_out(const Tensor& out, const Tensor& self, const Tensor& ma
   check_mask("masked_select", mask);
   const DimVector shape = broadcast_shapes("masked_select", self.sizes(), mask.sizes());
   const Tensor values = expand(self, shape), m = expand(mask, shape);
-  const uint8_t* bits = reinterpret_cast<const uint8_t*>(m.data_ptr());
-  int64_t count = 0;
-  walk_strided<1>(shape, {m.strides()}, [&](const std::array<int64_t, 1>& off, const DimVector&) {
-    count += bits[off[0]] != 0;
+  const uint8_t* bits = reinterpret_cast<const uint8_t*>(m.data_ptr());  // bool and uint8 alike
+  const detail::RowGeometry<2> rows = detail::row_geometry<2>(shape, {values.strides(), m.strides()}, true);
+  const detail::RowChunks<2> chunks(rows);  // See Note [Two-pass selection]
+  const int64_t n = rows.row, vs = rows.inner[0], ms = rows.inner[1];
+  Tensor result;
+  dispatch(self.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const T* from = values.data<T>();
+    detail::count_then_write(
+        chunks.size(),
+        [&](int64_t c) { return chunks.count_true(c, 1, bits); },
+        [&](int64_t total) { result = empty({total}, self.dtype(), self.device()); },
+        [&](int64_t c, int64_t start) {
+          T* dst = result.data<T>() + start;
+          chunks.walk(c, [&](const std::array<int64_t, 2>& off, const DimVector&) {
+            dst = select_row(from + off[0], vs, bits + off[1], ms, n, dst);
+          });
+        });
   });
-  Tensor result = empty({count}, self.dtype(), self.device());
-  if (count > 0) {
-    dispatch(self.dtype(), [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      const T* from = values.data<T>();
-      T* dst = result.data<T>();
-      walk_strided<2>(shape, {values.strides(), m.strides()}, [&](const std::array<int64_t, 2>& off, const DimVector&) {
-        if (bits[off[1]]) *dst++ = from[off[0]];
-      });
-    });
-  }
   return detail::finish_out("masked_select", out, result);
 }
 

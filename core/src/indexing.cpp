@@ -3,13 +3,12 @@
 
 #include <algorithm>
 #include <array>
-#include <numeric>
 #include <vector>
 
+#include "row_chunks.h"
 #include "strided_walk.h"
 #include "wick/cast.h"
 #include "wick/core_ops.h"
-#include "wick/cpu/parallel.h"
 #include "wick/dispatch.h"
 #include "wick/ops.h"
 
@@ -256,37 +255,14 @@ Tensor index_put(const Tensor& self, ArrayRef<std::optional<Tensor>> indices, co
 
 namespace {
 
-// Note [Two-pass nonzero]
-// ~~~~~~~~~~~~~~~~~~~~~~~
-// nonzero counts first, per chunk of whole rows (Note [Row walk]), then
-// writes each chunk's coordinates from the sum of the counts before it: the
-// result is sized exactly, and both passes may run chunks on any thread with
-// the same result. The writing pass has no branch on the data: a block of a
-// row first lists the columns of its set elements (each element stores its
-// column at the list's end, which moves on by the element's truth), then the
-// block's result rows are written one coordinate at a time.
-
-constexpr int64_t kColumnBlock = 1024;
-
-template <typename T>
-int64_t count_set(const T* p, int64_t stride, int64_t n) {
-  int64_t count = 0;
-  if (stride == 1) {
-    for (int64_t j = 0; j < n; ++j) count += cast<bool>(p[j]);
-  } else {
-    for (int64_t j = 0; j < n; ++j) count += cast<bool>(p[j * stride]);
-  }
-  return count;
-}
-
 // Writes the coordinates of the set elements of a row, whose outer coords are
 // `outer`, at `out`; returns the end of what it wrote.
 template <typename T>
 int64_t* write_set(const T* p, int64_t stride, int64_t n, const DimVector& outer, int64_t* out) {
   const size_t last = outer.size(), nd = last + 1;
-  std::array<int64_t, kColumnBlock> columns;
-  for (int64_t start = 0; start < n; start += kColumnBlock) {
-    const int64_t end = std::min(n, start + kColumnBlock);
+  std::array<int64_t, detail::kSelectBlock> columns;  // See Note [Two-pass selection]
+  for (int64_t start = 0; start < n; start += detail::kSelectBlock) {
+    const int64_t end = std::min(n, start + detail::kSelectBlock);
     size_t count = 0;
     for (int64_t j = start; j < end; ++j) {
       columns[count] = j;
@@ -308,35 +284,23 @@ Tensor nonzero(const Tensor& self) {
   WICK_CHECK_VALUE(self.defined(), "nonzero(): expected a tensor, got None");
   check_cpu("nonzero", self, "a tensor");
   const detail::RowGeometry<1> rows = detail::row_geometry<1>(self.sizes(), {self.strides()}, false);
-  // Chunks of whole rows of about a grain each (Note [Parallel grain]).
-  const int64_t chunk = std::max<int64_t>(1, detail::kGrainSize / std::max<int64_t>(1, rows.row));
-  const int64_t chunks = (rows.rows() + chunk - 1) / chunk, n = rows.row, stride = rows.inner[0];
-  std::vector<int64_t> starts(size_t(chunks) + 1, 0);  // of each chunk's coordinates, in rows of the result
+  const detail::RowChunks<1> chunks(rows);
+  const int64_t n = rows.row, stride = rows.inner[0], nd = self.dim();
   Tensor result;
   dispatch(self.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     const T* data = self.data<T>();
-    const auto each_row = [&](int64_t c, auto&& fn) {
-      rows.walk(c * chunk, std::min(rows.rows(), (c + 1) * chunk), [&](const std::array<int64_t, 1>& off,
-                                                                       const DimVector& outer) {
-        fn(data + off[0], outer);
-      });
-    };
-    detail::parallel_for(chunks, 1, [&](int64_t begin, int64_t end) {
-      for (int64_t c = begin; c < end; ++c) {
-        each_row(c, [&](const T* p, const DimVector&) { starts[size_t(c) + 1] += count_set(p, stride, n); });
-      }
-    });
-    std::partial_sum(starts.begin(), starts.end(), starts.begin());
-    result = empty({starts.back(), self.dim()}, DType::Int64, kCPU);
-    if (self.dim() == 0) return;  // a (1, 0) or (0, 0) result has no coordinates to write
-    int64_t* coords = result.data<int64_t>();
-    detail::parallel_for(chunks, 1, [&](int64_t begin, int64_t end) {
-      for (int64_t c = begin; c < end; ++c) {
-        int64_t* out = coords + starts[size_t(c)] * self.dim();
-        each_row(c, [&](const T* p, const DimVector& outer) { out = write_set(p, stride, n, outer, out); });
-      }
-    });
+    detail::count_then_write(
+        chunks.size(),
+        [&](int64_t c) { return chunks.count_true(c, 0, data); },
+        [&](int64_t total) { result = empty({total, nd}, DType::Int64, kCPU); },
+        [&](int64_t c, int64_t start) {
+          if (nd == 0) return;  // a (1, 0) or (0, 0) result has no coordinates to write
+          int64_t* out = result.data<int64_t>() + start * nd;
+          chunks.walk(c, [&](const std::array<int64_t, 1>& off, const DimVector& outer) {
+            out = write_set(data + off[0], stride, n, outer, out);
+          });
+        });
   });
   return result;
 }

@@ -1,7 +1,8 @@
-"""gather, scatter, scatter_add, take, put and nonzero through their row loops
-(core/src/indexed_rows.h, Note [Two-pass nonzero]): every layout of self, index
-and src, tensors large enough to split across threads, repeated indices, bad
-indices at the first, a middle and the last position, against NumPy."""
+"""gather, scatter, scatter_add, take, put, nonzero, masked_fill and
+masked_select through their row loops (core/src/indexed_rows.h, Note [Two-pass
+selection]): every layout of self, index, src and mask, tensors large enough to
+split across threads, repeated indices, bad indices at the first, a middle and
+the last position, against NumPy."""
 import numpy as np
 import pytest
 
@@ -283,3 +284,30 @@ def test_nonzero_dtypes(dtype):
     a = np.random.default_rng(11).integers(0, 3, (130, 257)) == 0
     t = wick.from_numpy(a.astype(np.float64)).to(getattr(wick, dtype))
     np.testing.assert_array_equal(values(t.nonzero()), np.argwhere(a))
+
+
+# ---------------------------------------------------------------------------------------------
+# masked_fill, masked_select
+
+@pytest.mark.parametrize("self_layout", LAYOUTS)
+@pytest.mark.parametrize("mask_layout", LAYOUTS + ("row",))
+def test_masked_fill_and_select(self_layout, mask_layout):
+    rng = np.random.default_rng(12)
+    a = rng.standard_normal(BIG)
+    m = rng.random(BIG[1:] if mask_layout == "row" else BIG) < 0.4  # "row": one row, broadcast
+    mask = wick.from_numpy(m) if mask_layout == "row" else laid_out(m, mask_layout)
+    np.testing.assert_array_equal(values(laid_out(a, self_layout).masked_select(mask)), a[np.broadcast_to(m, BIG)])
+    filled = np.where(m, -7.0, a)
+    np.testing.assert_array_equal(values(laid_out(a, self_layout).masked_fill(mask, -7.0)), filled)
+    t = laid_out(a, self_layout)
+    assert t.masked_fill_(mask, -7.0) is t
+    np.testing.assert_array_equal(values(t), filled)
+
+
+def test_masked_select_broadcasts_self_and_uint8_masks():
+    rng = np.random.default_rng(13)
+    a = rng.standard_normal(BIG[1])
+    m = rng.integers(0, 3, BIG).astype(np.uint8)  # 2 counts as set
+    with pytest.warns(UserWarning, match="dtype wick.uint8, this behavior is now deprecated"):
+        r = wick.from_numpy(a).masked_select(wick.from_numpy(m))
+    np.testing.assert_array_equal(values(r), np.broadcast_to(a, BIG)[m != 0])
