@@ -316,9 +316,10 @@ Tensor index_select_out(const Tensor& out, const Tensor& self, int64_t dim, cons
              dtype_name(index.dtype()));
   const Geometry1d src = at_least_1d(self);
   const int64_t size = src.sizes[size_t(d)], step = src.strides[size_t(d)];
-  const std::vector<int64_t> pos = index_values(index, 0, size, [&](int64_t v) {
+  const auto fail = [&](int64_t v) {
     detail::fail<IndexError>("index_select(): index ", v, " is out of bounds for dimension ", d, " with size ", size);
-  });
+  };
+  const std::vector<int64_t> pos = index_values(index, 0, size, fail);
   DimVector sizes = self.sizes().vec();
   if (self.dim() > 0) sizes[size_t(d)] = index.numel();
   Tensor result = empty(sizes, self.dtype(), self.device());
@@ -349,17 +350,16 @@ Tensor index_select_out(const Tensor& out, const Tensor& self, int64_t dim, cons
       }
     });
   } else if (result.numel() > 0) {
-    DimVector loop = src.sizes, strides = src.strides;
+    // A gather (Note [Indexed rows]) whose index is pos along d, the same (stride 0) along every other dim.
+    DimVector loop = src.sizes, target = src.strides, along(src.sizes.size(), 0);
     loop[size_t(d)] = int64_t(pos.size());
-    strides[size_t(d)] = 0;
+    target[size_t(d)] = 0;
+    along[size_t(d)] = 1;
+    const detail::IndexedLoop rows = detail::indexed_loop(loop, target, along, contiguous_strides(loop), step, size,
+                                                          false);
     dispatch(self.dtype(), [&](auto tag) {
       using T = typename decltype(tag)::type;
-      const T* from = self.data<T>();
-      T* dst = result.data<T>();
-      int64_t n = 0;
-      walk_strided<1>(loop, {IntArrayRef(strides)}, [&](const std::array<int64_t, 1>& off, const DimVector& at) {
-        dst[n++] = from[off[0] + pos[size_t(at[size_t(d)])] * step];
-      });
+      run_indexed<IndexedOp::Read>(rows, self.data<T>(), pos.data(), result.data<T>(), detail::read_split(rows), fail);
     });
   }
   return detail::finish_out("index_select", out, result);

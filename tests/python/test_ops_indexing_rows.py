@@ -73,6 +73,17 @@ def test_gather(dim, self_layout, index_layout):
     np.testing.assert_array_equal(values(r), np.take_along_axis(part, idx, axis=d))
 
 
+@pytest.mark.parametrize("dim", [0, 1, -1])
+@pytest.mark.parametrize("layout", ("transposed", "stepped"))
+@pytest.mark.parametrize("index_dtype", [wick.int64, wick.int32])
+def test_index_select_strided_self(dim, layout, index_dtype):
+    rng = np.random.default_rng(14)
+    a = rng.standard_normal(BIG)
+    idx = rng.integers(0, BIG[dim], 700)  # repeats, and longer than the dim
+    r = laid_out(a, layout).index_select(dim, wick.from_numpy(idx).to(index_dtype))
+    np.testing.assert_array_equal(values(r), np.take(a, idx, axis=dim))
+
+
 def test_gather_from_an_expanded_self():
     a = np.arange(7, dtype=np.float64)
     idx = np.random.default_rng(2).integers(0, 7, (5000, 7))
