@@ -28,9 +28,10 @@ namespace detail {
 // where t(p) walks target with a zero stride along the indexed dim (gather and
 // scatter, see Note [Scatter and gather geometry]) or zero strides everywhere
 // (take and put, on a flat target); a scalar `other` has zero strides too.
-// One coalesced row walk (Note [Row walk]) with the index check in the tight
-// loop serves them all. The order of writes is row-major, as the op's result
-// with repeated indices requires (the last write wins; sums add in order).
+// One coalesced row walk (Note [Row walk]) serves them all, checking the
+// indices of each block of a row (kIndexBlock) before it runs the block. The
+// order of writes is row-major, as the op's result with repeated indices
+// requires (the last write wins; sums add in order).
 enum class IndexedOp { Read, Write, Add };
 
 struct IndexedLoop {
@@ -38,6 +39,10 @@ struct IndexedLoop {
   int64_t step;         // target's stride along the indexed dim
   int64_t size;         // the indexed dim's size
   bool wrap;            // negative indices count from the end
+
+  // The good index values: [low(), low() + span()).
+  int64_t low() const { return wrap ? -size : 0; }
+  int64_t span() const { return wrap ? 2 * size : size; }
 };
 
 inline IndexedLoop indexed_loop(IntArrayRef sizes, IntArrayRef target, IntArrayRef index, IntArrayRef other,
@@ -60,8 +65,7 @@ inline bool any_outside(const int64_t* ix, int64_t stride, int64_t n, int64_t lo
 
 // The first index value in row-major order that is out of range, if any.
 inline std::optional<int64_t> first_bad_index(const IndexedLoop& loop, const int64_t* index) {
-  const int64_t low = loop.wrap ? -loop.size : 0, span = loop.wrap ? 2 * loop.size : loop.size;
-  const int64_t n = loop.rows.row, stride = loop.rows.inner[1];
+  const int64_t low = loop.low(), span = loop.span(), n = loop.rows.row, stride = loop.rows.inner[1];
   std::optional<int64_t> found;
   loop.rows.walk(0, loop.rows.rows(), [&](const std::array<int64_t, 3>& off, const DimVector&) {
     const int64_t* ix = index + off[1];
@@ -78,8 +82,7 @@ inline std::optional<int64_t> first_bad_index(const IndexedLoop& loop, const int
 // that every index is good.
 template <typename Fail>
 void check_indices(const IndexedLoop& loop, const int64_t* index, Fail&& fail) {
-  const int64_t low = loop.wrap ? -loop.size : 0, span = loop.wrap ? 2 * loop.size : loop.size;
-  const int64_t n = loop.rows.row, stride = loop.rows.inner[1];
+  const int64_t low = loop.low(), span = loop.span(), n = loop.rows.row, stride = loop.rows.inner[1];
   std::atomic<bool> bad{false};
   parallel_for(loop.rows.rows(), std::max<int64_t>(1, kGrainSize / std::max<int64_t>(1, n)),
                [&](int64_t begin, int64_t end) {
