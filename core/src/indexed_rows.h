@@ -95,9 +95,9 @@ void check_indices(const IndexedLoop& loop, const int64_t* index, Fail&& fail) {
   if (bad.load()) fail(*first_bad_index(loop, index));
 }
 
-// Positions per block of a row: its indices are checked as a block (in L1
-// by the time the loop reads them again), so the loop itself has no branch
-// and a read (gather) vectorises.
+// Positions per block of a row: its indices are checked as a block, by a
+// vectorised pass that leaves them in L1 for the loop, which then has no
+// branch but its own.
 constexpr int64_t kIndexBlock = 512;
 
 // One row of Note [Indexed rows]: n positions, with the operands' strides
