@@ -24,7 +24,6 @@ using detail::Geometry1d;
 using detail::IndexedOp;
 using detail::run_indexed;
 using detail::Split;
-using detail::walk_strided;
 
 // index_select copies runs of at least this many contiguous elements with memcpy.
 constexpr int64_t kRunCopy = 16;
@@ -466,24 +465,22 @@ Tensor index_add_(const Tensor& self, int64_t dim, const Tensor& index, const Te
              "Got self.shape = ", shape_str(self.sizes()), " source.shape = ", shape_str(source.sizes()));
   check_writable(op, self);
   const int64_t size = dst.sizes[size_t(d)], step = dst.strides[size_t(d)];
-  const std::vector<int64_t> pos = index_values(index, 0, size, [&](int64_t v) {
+  const auto fail = [&](int64_t v) {
     detail::fail<IndexError>(op, "(): index ", v, " is out of bounds for dimension ", d, " with size ", size);
-  });
+  };
+  const std::vector<int64_t> pos = index_values(index, 0, size, fail);
   if (source.numel() == 0) return self;
   const Tensor src = unaliased(source, self);
-  DimVector strides = dst.strides;
-  strides[size_t(d)] = 0;
+  // A scatter_add (Note [Indexed rows]) whose index is pos along d, the same (stride 0) along every other dim.
+  DimVector target = dst.strides, along(dst.sizes.size(), 0);
+  target[size_t(d)] = 0;
+  along[size_t(d)] = 1;
+  const detail::IndexedLoop loop = detail::indexed_loop(from.sizes, target, along, from.strides, step, size, false);
+  const Split split = detail::write_split(loop, dst.sizes, dst.strides);
   dispatch(self.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    using Acc = opmath_t<T>;
-    const Acc a = static_cast<Acc>(alpha.to<T>());
-    T* out = self.data<T>();
-    const T* in = src.data<T>();
-    walk_strided<2>(from.sizes, {IntArrayRef(strides), IntArrayRef(from.strides)},
-                    [&](const std::array<int64_t, 2>& off, const DimVector& at) {
-                      T& o = out[off[0] + pos[size_t(at[size_t(d)])] * step];
-                      o = static_cast<T>(static_cast<Acc>(o) + a * static_cast<Acc>(in[off[1]]));
-                    });
+    run_indexed<IndexedOp::Add>(loop, self.data<T>(), pos.data(), src.data<T>(), split, fail,
+                                static_cast<opmath_t<T>>(alpha.to<T>()));
   });
   return self;
 }

@@ -1,4 +1,4 @@
-// core/src/indexed_rows.h: the one row loop of gather, take, scatter, scatter_add and put on CPU.
+// core/src/indexed_rows.h: the one row loop of gather, take, index_select, scatter(_add), put and index_add on CPU.
 #pragma once
 
 #include <algorithm>
@@ -17,17 +17,20 @@ namespace detail {
 
 // Note [Indexed rows]
 // ~~~~~~~~~~~~~~~~~~~
-// gather and take read, scatter and put write, scatter_add and put with
-// accumulate=True add. Each of them, for every position p of a loop shape in
+// gather, take and index_select read, scatter and put write, scatter_add,
+// put with accumulate=True and index_add add. Each of them, for every position p of a loop shape in
 // row-major order, takes v = index[p], checks it against the size of the
 // indexed dim (with `wrap`, v may also be in [-size, 0) and counts from the
 // end), and then
 //   Read:  other[p] = target[t(p) + v * step]
 //   Write: target[t(p) + v * step] = other[p]
-//   Add:   target[t(p) + v * step] += other[p]    (in opmath_t)
+//   Add:   target[t(p) + v * step] += alpha * other[p]    (in opmath_t; alpha
+//          is 1 but for index_add, and 1 * x is x)
 // where t(p) walks target with a zero stride along the indexed dim (gather and
 // scatter, see Note [Scatter and gather geometry]) or zero strides everywhere
-// (take and put, on a flat target); a scalar `other` has zero strides too.
+// (take and put, on a flat target); a scalar `other` has zero strides too, and
+// so does an index that only varies along the indexed dim (index_select and
+// index_add).
 // One coalesced row walk (Note [Row walk]) serves them all, checking the
 // indices of each block of a row (kIndexBlock) before it runs the block. The
 // order of writes is row-major, as the op's result with repeated indices
@@ -104,10 +107,9 @@ constexpr int64_t kIndexBlock = 512;
 // along the row (ts, is, os); false, having stopped short, at a block with an
 // index out of range. Every argument is a value, so that the loop keeps them
 // in registers.
-template <IndexedOp Op, bool Wrap, typename Target, typename Other>
+template <IndexedOp Op, bool Wrap, typename Target, typename Other, typename Acc>
 inline bool indexed_row(Target* t, int64_t ts, const int64_t* ix, int64_t is, Other* o, int64_t os, int64_t n,
-                        int64_t step, int64_t size) {
-  using Acc = opmath_t<std::remove_const_t<Target>>;
+                        int64_t step, int64_t size, Acc alpha) {
   for (int64_t start = 0; start < n; start += kIndexBlock) {
     const int64_t end = std::min(n, start + kIndexBlock);
     if (WICK_UNLIKELY(any_outside(ix + start * is, is, end - start, Wrap ? -size : 0, Wrap ? 2 * size : size))) {
@@ -122,7 +124,7 @@ inline bool indexed_row(Target* t, int64_t ts, const int64_t* ix, int64_t is, Ot
       } else if constexpr (Op == IndexedOp::Write) {
         at = o[j * os];
       } else {
-        at = static_cast<Target>(static_cast<Acc>(at) + static_cast<Acc>(o[j * os]));
+        at = static_cast<Target>(static_cast<Acc>(at) + alpha * static_cast<Acc>(o[j * os]));
       }
     }
   }
@@ -132,9 +134,9 @@ inline bool indexed_row(Target* t, int64_t ts, const int64_t* ix, int64_t is, Ot
 // Runs the positions [first, last) of the rows [begin, end) of `loop`; false,
 // having stopped short, at an index out of range. Contiguous index and other
 // rows get a loop of their own with those strides known.
-template <IndexedOp Op, bool Wrap, typename Target, typename Other>
+template <IndexedOp Op, bool Wrap, typename Target, typename Other, typename Acc>
 bool indexed_rows(const IndexedLoop& loop, Target* target, const int64_t* index, Other* other, int64_t begin,
-                  int64_t end, int64_t first, int64_t last) {
+                  int64_t end, int64_t first, int64_t last, Acc alpha) {
   const int64_t n = last - first, step = loop.step, size = loop.size;
   const int64_t ts = loop.rows.inner[0], is = loop.rows.inner[1], os = loop.rows.inner[2];
   const bool unit = is == 1 && os == 1;
@@ -144,8 +146,8 @@ bool indexed_rows(const IndexedLoop& loop, Target* target, const int64_t* index,
     Target* t = target + off[0] + first * ts;
     const int64_t* ix = index + off[1] + first * is;
     Other* o = other + off[2] + first * os;
-    ok = unit ? indexed_row<Op, Wrap>(t, ts, ix, 1, o, 1, n, step, size)
-              : indexed_row<Op, Wrap>(t, ts, ix, is, o, os, n, step, size);
+    ok = unit ? indexed_row<Op, Wrap>(t, ts, ix, 1, o, 1, n, step, size, alpha)
+              : indexed_row<Op, Wrap>(t, ts, ix, is, o, os, n, step, size, alpha);
   });
   return ok;
 }
@@ -179,11 +181,11 @@ constexpr int64_t kColumnRun = 64;
 // first bad index if there was one.
 template <IndexedOp Op, typename Target, typename Other, typename Fail>
 void run_indexed(const IndexedLoop& loop, Target* target, const int64_t* index, Other* other, Split split,
-                 Fail&& fail) {
+                 Fail&& fail, opmath_t<std::remove_const_t<Target>> alpha = 1) {
   const int64_t rows = loop.rows.rows(), row = loop.rows.row;
   const auto run = [&](int64_t begin, int64_t end, int64_t first, int64_t last) {
-    return loop.wrap ? indexed_rows<Op, true>(loop, target, index, other, begin, end, first, last)
-                     : indexed_rows<Op, false>(loop, target, index, other, begin, end, first, last);
+    return loop.wrap ? indexed_rows<Op, true>(loop, target, index, other, begin, end, first, last, alpha)
+                     : indexed_rows<Op, false>(loop, target, index, other, begin, end, first, last, alpha);
   };
   std::atomic<bool> ok{true};
   if (split == Split::Rows) {

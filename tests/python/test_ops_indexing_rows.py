@@ -1,8 +1,8 @@
-"""gather, scatter, scatter_add, take, put, nonzero, masked_fill and
-masked_select through their row loops (core/src/indexed_rows.h, Note [Two-pass
-selection]): every layout of self, index, src and mask, tensors large enough to
-split across threads, repeated indices, bad indices at the first, a middle and
-the last position, against NumPy."""
+"""gather, index_select, scatter, scatter_add, index_add, take, put, nonzero,
+masked_fill and masked_select through their row loops (core/src/indexed_rows.h,
+Note [Two-pass selection]): every layout of self, index, src and mask, tensors
+large enough to split across threads, repeated indices, bad indices at the
+first, a middle and the last position, against NumPy."""
 import numpy as np
 import pytest
 
@@ -124,6 +124,23 @@ def test_scatter_add_repeated_indices(dim, layout, dtype):
     np.testing.assert_array_equal(values(wick.scatter_add(laid_out(a, layout), dim, index, source)), expected)
     t = laid_out(a, layout)
     assert t.scatter_add_(dim, index, source) is t
+    np.testing.assert_array_equal(values(t), expected)
+
+
+@pytest.mark.parametrize("dim", [0, 1, -1])
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("alpha", [1, -2])
+def test_index_add_repeated_indices(dim, layout, alpha):
+    rng = np.random.default_rng(15)
+    a = rng.integers(-3, 4, BIG).astype(np.float64)
+    shape = list(BIG)
+    shape[dim] = 700
+    src = rng.integers(-3, 4, shape).astype(np.float64)
+    idx = rng.integers(0, BIG[dim], 700)  # repeats
+    expected = a.copy()
+    np.add.at(np.moveaxis(expected, dim, 0), idx, alpha * np.moveaxis(src, dim, 0))
+    t = laid_out(a, layout)
+    assert t.index_add_(dim, wick.from_numpy(idx), laid_out(src, layout), alpha=alpha) is t
     np.testing.assert_array_equal(values(t), expected)
 
 
