@@ -1,5 +1,6 @@
 // core/src/index_ops.cpp: index_select, gather, scatter(_add), index_add, masked_fill/select, take and put, on CPU.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -8,6 +9,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "indexed_rows.h"
+#include "row_chunks.h"
 #include "strided_walk.h"
 #include "wick/core_ops.h"
 #include "wick/dispatch.h"
@@ -18,7 +21,9 @@ namespace {
 
 using detail::at_least_1d;
 using detail::Geometry1d;
-using detail::walk_strided;
+using detail::IndexedOp;
+using detail::run_indexed;
+using detail::Split;
 
 // index_select copies runs of at least this many contiguous elements with memcpy.
 constexpr int64_t kRunCopy = 16;
@@ -62,29 +67,35 @@ constexpr double float_max() {
   return double(std::numeric_limits<float>::max());
 }
 
-// `value` as a T for writing into a tensor, or RuntimeError when T cannot hold
-// it, as PyTorch checks fill values (masked_fill, scatter). As there, negative
-// integers wrap into unsigned types, infinities and NaN fit floating types.
+// Whether T can hold `value`, as PyTorch checks fill values (masked_fill,
+// scatter). As there, negative integers wrap into unsigned types, infinities
+// and NaN fit floating types.
 template <typename T>
-T checked_value(const char* op, const Scalar& value) {
-  bool fits = true;
+bool fits(const Scalar& value) {
   if constexpr (std::is_same_v<T, bool> || std::is_same_v<T, double>) {
-    fits = true;
+    return true;
   } else if constexpr (std::is_integral_v<T>) {
     using Limits = std::numeric_limits<T>;
     if (value.is_floating_point()) {
       const double v = value.to_double();  // NaN fails both comparisons
-      fits = v >= double(Limits::lowest()) && v < double(Limits::max()) + 1.0;
-    } else if (value.is_integral()) {
+      return v >= double(Limits::lowest()) && v < double(Limits::max()) + 1.0;
+    }
+    if (value.is_integral()) {
       const int64_t v = value.to_int64();
-      fits = std::is_unsigned_v<T> ? (v <= int64_t(Limits::max()) && v >= -int64_t(Limits::max()))
+      return std::is_unsigned_v<T> ? (v <= int64_t(Limits::max()) && v >= -int64_t(Limits::max()))
                                    : (v >= int64_t(Limits::lowest()) && v <= int64_t(Limits::max()));
     }
+    return true;
   } else {
     const double v = value.to_double();
-    fits = !std::isfinite(v) || std::fabs(v) <= float_max<T>();
+    return !std::isfinite(v) || std::fabs(v) <= float_max<T>();
   }
-  WICK_CHECK(fits, op, "(): value cannot be converted to type ", dtype_name(dtype_of<T>::value),
+}
+
+// `value` as a T for writing into a tensor, or RuntimeError when T cannot hold it.
+template <typename T>
+T checked_value(const char* op, const Scalar& value) {
+  WICK_CHECK(fits<T>(value), op, "(): value cannot be converted to type ", dtype_name(dtype_of<T>::value),
              " without overflow");
   return value.to<T>();
 }
@@ -113,27 +124,19 @@ void check_mask(const char* op, const Tensor& mask) {
 // other tensor, the position p with its `dim` coordinate replaced by index[p]
 // (gather reads self there; scatter writes src[p] there). So one walk over
 // index's shape serves both, with self's stride along `dim` zeroed and
-// index[p] * stride added.
-struct ScatterPlan {
-  int64_t dim;
-  Geometry1d self, index;
-  std::vector<int64_t> positions;  // index, row-major, validated
-};
-
-ScatterPlan plan_scatter(const char* op, const Tensor& self, int64_t dim, const Tensor& index, const Tensor* src) {
-  ScatterPlan plan{self.wrap_dim(dim), at_least_1d(self), at_least_1d(index), {}};
-  const int64_t d = plan.dim;
-  const size_t nd = plan.self.sizes.size();
-  WICK_CHECK(plan.index.sizes.size() == nd, op, "(): Index tensor must have the same number of dimensions as self tensor");
+// index[p] * stride added (Note [Indexed rows]).
+void check_scatter_shapes(const char* op, const Tensor& self, int64_t d, const Tensor& index, const Tensor* src) {
+  const Geometry1d dst = at_least_1d(self), idx = at_least_1d(index);
+  const size_t nd = dst.sizes.size();
+  WICK_CHECK(idx.sizes.size() == nd, op, "(): Index tensor must have the same number of dimensions as self tensor");
   std::optional<Geometry1d> from;
   if (src) {
     from = at_least_1d(*src);
     WICK_CHECK(from->sizes.size() == nd, op, "(): Index tensor must have the same number of dimensions as src tensor");
   }
   for (size_t k = 0; k < nd; ++k) {
-    const bool fits = (int64_t(k) == d || plan.index.sizes[k] <= plan.self.sizes[k]) &&
-                      (!src || plan.index.sizes[k] <= from->sizes[k]);
-    if (fits) continue;
+    const bool inside = (int64_t(k) == d || idx.sizes[k] <= dst.sizes[k]) && (!src || idx.sizes[k] <= from->sizes[k]);
+    if (inside) continue;
     if (src) {
       detail::fail<Error>(op, "(): Expected index ", shape_str(index.sizes()), " to be smaller than self ",
                           shape_str(self.sizes()), " apart from dimension ", d, " and to be smaller size than src ",
@@ -142,11 +145,6 @@ ScatterPlan plan_scatter(const char* op, const Tensor& self, int64_t dim, const 
     detail::fail<Error>(op, "(): Expected index ", shape_str(index.sizes()), " to be smaller than self ",
                         shape_str(self.sizes()), " apart from dimension ", d);
   }
-  const int64_t size = plan.self.sizes[size_t(d)];
-  plan.positions = index_values(index, 0, size, [&](int64_t v) {
-    detail::fail<IndexError>(op, "(): index ", v, " is out of bounds for dimension ", d, " with size ", size);
-  });
-  return plan;
 }
 
 void check_scatter_args(const char* op, const Tensor& self, const Tensor& index, const Tensor* src) {
@@ -161,38 +159,51 @@ void check_scatter_args(const char* op, const Tensor& self, const Tensor& index,
   }
 }
 
+// Note [Bad indices leave self unchanged]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// An in-place scatter_ or put_ with an index out of range raises and leaves
+// self as it was: its indices are checked by a pass of their own before the
+// first write (check_indices, cheap beside the writes). A functional form
+// writes into a fresh copy that the error discards, so it skips that pass and
+// relies on the check inside the loop alone.
+
 // self[..., index[p], ...] = src[p] (or += with `add`), or = value without src.
+// `in_place`: self is the caller's tensor (Note [Bad indices leave self unchanged]).
 void scatter_into(const char* op, const Tensor& self, int64_t dim, const Tensor& index, const Tensor* src,
-                  const Scalar* value, bool add) {
+                  const Scalar* value, bool add, bool in_place) {
   check_scatter_args(op, self, index, src);
-  (void)self.wrap_dim(dim);  // a bad dim is an error even when index is empty
+  const int64_t d = self.wrap_dim(dim);  // a bad dim is an error even when index is empty
   check_writable(op, self);
   if (index.numel() == 0) return;
-  const ScatterPlan plan = plan_scatter(op, self, dim, index, src);
+  check_scatter_shapes(op, self, d, index, src);
   const Tensor source = src ? unaliased(*src, self) : Tensor();
-  const Geometry1d from = src ? at_least_1d(source) : Geometry1d{};
-  const int64_t d = plan.dim, step = plan.self.strides[size_t(d)];
-  DimVector dst_strides = plan.self.strides;
-  dst_strides[size_t(d)] = 0;
+  const Tensor positions = unaliased(index, self);
+  const Geometry1d dst = at_least_1d(self), idx = at_least_1d(positions);
+  const DimVector scalar(idx.sizes.size(), 0);  // a value is read with zero strides
+  DimVector target = dst.strides;
+  target[size_t(d)] = 0;
+  const int64_t size = dst.sizes[size_t(d)];
+  const detail::IndexedLoop loop =
+      detail::indexed_loop(idx.sizes, target, idx.strides, src ? at_least_1d(source).strides : scalar,
+                           dst.strides[size_t(d)], size, false);
+  const int64_t* pos = positions.data<int64_t>();
+  const auto fail = [&](int64_t v) {
+    detail::fail<IndexError>(op, "(): index ", v, " is out of bounds for dimension ", d, " with size ", size);
+  };
+  if (in_place) detail::check_indices(loop, pos, fail);
+  const Split split = detail::write_split(loop, dst.sizes, dst.strides);
   dispatch(self.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    using Acc = opmath_t<T>;
-    T* dst = self.data<T>();
-    const int64_t* pos = plan.positions.data();
-    int64_t n = 0;
+    T* out = self.data<T>();
     if (!src) {
+      if (!fits<T>(*value)) detail::check_indices(loop, pos, fail);  // a bad index is reported first
       const T v = checked_value<T>(op, *value);
-      walk_strided<1>(plan.index.sizes, {IntArrayRef(dst_strides)},
-                      [&](const std::array<int64_t, 1>& off, const DimVector&) { dst[off[0] + pos[n++] * step] = v; });
-      return;
+      run_indexed<IndexedOp::Write>(loop, out, pos, &v, split, fail);
+    } else if (add) {
+      run_indexed<IndexedOp::Add>(loop, out, pos, source.data<T>(), split, fail);
+    } else {
+      run_indexed<IndexedOp::Write>(loop, out, pos, source.data<T>(), split, fail);
     }
-    const T* from_data = source.data<T>();
-    walk_strided<2>(plan.index.sizes, {IntArrayRef(dst_strides), IntArrayRef(from.strides)},
-                    [&](const std::array<int64_t, 2>& off, const DimVector&) {
-                      T& out = dst[off[0] + pos[n++] * step];
-                      const T v = from_data[off[1]];
-                      out = add ? static_cast<T>(static_cast<Acc>(out) + static_cast<Acc>(v)) : v;
-                    });
   });
 }
 
@@ -219,10 +230,26 @@ void masked_fill_into(const char* op, const Tensor& self, const Tensor& mask, co
     if (self.numel() == 0) return;
     T* dst = self.data<T>();
     const uint8_t* bits = reinterpret_cast<const uint8_t*>(m.data_ptr());  // bool and uint8 alike
-    walk_strided<2>(self.sizes(), {self.strides(), m.strides()},
-                    [&](const std::array<int64_t, 2>& off, const DimVector&) {
-                      if (bits[off[1]]) dst[off[0]] = v;
-                    });
+    const detail::RowGeometry<2> rows = detail::row_geometry<2>(self.sizes(), {self.strides(), m.strides()}, true);
+    const int64_t n = rows.row, ds = rows.inner[0], ms = rows.inner[1];
+    const auto fill = [&](int64_t begin, int64_t end) {
+      rows.walk(begin, end, [&](const std::array<int64_t, 2>& off, const DimVector&) {
+        T* d = dst + off[0];
+        const uint8_t* b = bits + off[1];
+        if (ds == 1 && ms == 1) {
+          for (int64_t j = 0; j < n; ++j) d[j] = b[j] ? v : d[j];  // no branch: a blend, vectorised
+        } else {
+          for (int64_t j = 0; j < n; ++j) {
+            if (b[j * ms]) d[j * ds] = v;
+          }
+        }
+      });
+    };
+    if (detail::non_overlapping(self.sizes(), self.strides())) {  // else rows may share elements
+      detail::parallel_for(rows.rows(), std::max<int64_t>(1, detail::kGrainSize / n), fill);
+    } else {
+      fill(0, rows.rows());
+    }
   });
 }
 
@@ -230,6 +257,23 @@ Scalar fill_value(const char* op, const Tensor& value) {
   WICK_CHECK(value.dim() == 0, op, "() only supports a 0-dimensional value tensor, but got tensor with ",
              value.dim(), " dimension(s).");
   return item(value);
+}
+
+// Writes the values of a row whose mask is set at dst, in order; returns the
+// end of what it wrote (Note [Two-pass selection]).
+template <typename T>
+T* select_row(const T* from, int64_t vs, const uint8_t* bits, int64_t ms, int64_t n, T* dst) {
+  std::array<T, detail::kSelectBlock> picked;
+  for (int64_t start = 0; start < n; start += detail::kSelectBlock) {
+    const int64_t end = std::min(n, start + detail::kSelectBlock);
+    size_t count = 0;
+    for (int64_t j = start; j < end; ++j) {
+      picked[count] = from[j * vs];
+      count += bits[j * ms] != 0;
+    }
+    dst = std::copy(picked.begin(), picked.begin() + count, dst);
+  }
+  return dst;
 }
 
 Tensor masked_fill_copy(const Tensor& self, const Tensor& mask, const Scalar& value) {
@@ -240,26 +284,18 @@ Tensor masked_fill_copy(const Tensor& self, const Tensor& mask, const Scalar& va
   return result;
 }
 
-// Maps a position in the row-major order of `t` to its element offset.
-int64_t offset_of(const Tensor& t, int64_t linear) {
-  int64_t offset = 0;
-  for (int64_t d = t.dim() - 1; d >= 0; --d) {
-    const int64_t size = t.size(d);
-    offset += (linear % size) * t.stride(d);
-    linear /= size;
-  }
-  return offset;
+// take and put_ see self as a flat tensor of its numel elements, with one
+// stride-0 target dim per index dim (Note [Indexed rows]); `other` (the
+// result of take, put_'s source made contiguous) has index's shape,
+// contiguous. Negative positions count from the end.
+detail::IndexedLoop flat_loop(const Tensor& index, int64_t numel) {
+  const Geometry1d idx = at_least_1d(index);
+  return detail::indexed_loop(idx.sizes, DimVector(idx.sizes.size(), 0), idx.strides, contiguous_strides(idx.sizes),
+                              1, numel, true);
 }
 
-// Position values for take and put_: negative ones count from the end of numel.
-std::vector<int64_t> flat_positions(const Tensor& index, int64_t numel) {
-  std::vector<int64_t> pos = index_values(index, -numel, numel, [&](int64_t v) {
-    detail::fail<IndexError>("out of range: tried to access index ", v, " on a tensor of ", numel, " elements.");
-  });
-  for (int64_t& v : pos) {
-    if (v < 0) v += numel;
-  }
-  return pos;
+[[noreturn]] void fail_flat(int64_t v, int64_t numel) {
+  detail::fail<IndexError>("out of range: tried to access index ", v, " on a tensor of ", numel, " elements.");
 }
 
 }  // namespace
@@ -279,9 +315,10 @@ Tensor index_select_out(const Tensor& out, const Tensor& self, int64_t dim, cons
              dtype_name(index.dtype()));
   const Geometry1d src = at_least_1d(self);
   const int64_t size = src.sizes[size_t(d)], step = src.strides[size_t(d)];
-  const std::vector<int64_t> pos = index_values(index, 0, size, [&](int64_t v) {
+  const auto fail = [&](int64_t v) {
     detail::fail<IndexError>("index_select(): index ", v, " is out of bounds for dimension ", d, " with size ", size);
-  });
+  };
+  const std::vector<int64_t> pos = index_values(index, 0, size, fail);
   DimVector sizes = self.sizes().vec();
   if (self.dim() > 0) sizes[size_t(d)] = index.numel();
   Tensor result = empty(sizes, self.dtype(), self.device());
@@ -312,17 +349,16 @@ Tensor index_select_out(const Tensor& out, const Tensor& self, int64_t dim, cons
       }
     });
   } else if (result.numel() > 0) {
-    DimVector loop = src.sizes, strides = src.strides;
+    // A gather (Note [Indexed rows]) whose index is pos along d, the same (stride 0) along every other dim.
+    DimVector loop = src.sizes, target = src.strides, along(src.sizes.size(), 0);
     loop[size_t(d)] = int64_t(pos.size());
-    strides[size_t(d)] = 0;
+    target[size_t(d)] = 0;
+    along[size_t(d)] = 1;
+    const detail::IndexedLoop rows = detail::indexed_loop(loop, target, along, contiguous_strides(loop), step, size,
+                                                          false);
     dispatch(self.dtype(), [&](auto tag) {
       using T = typename decltype(tag)::type;
-      const T* from = self.data<T>();
-      T* dst = result.data<T>();
-      int64_t n = 0;
-      walk_strided<1>(loop, {IntArrayRef(strides)}, [&](const std::array<int64_t, 1>& off, const DimVector& at) {
-        dst[n++] = from[off[0] + pos[size_t(at[size_t(d)])] * step];
-      });
+      run_indexed<IndexedOp::Read>(rows, self.data<T>(), pos.data(), result.data<T>(), detail::read_split(rows), fail);
     });
   }
   return detail::finish_out("index_select", out, result);
@@ -344,31 +380,18 @@ Tensor gather_out(const Tensor& out, const Tensor& self, int64_t dim, const Tens
                " expected index ", shape_str(index.sizes()), " to be smaller than self ", shape_str(self.sizes()),
                " apart from dimension ", d);
   }
-  const int64_t size = src.sizes[size_t(d)], step = src.strides[size_t(d)];
-  const std::vector<int64_t> pos = index_values(index, 0, size, [&](int64_t v) {
-    detail::fail<IndexError>("gather(): index ", v, " is out of bounds for dimension ", d, " with size ", size);
-  });
+  const int64_t size = src.sizes[size_t(d)];
   DimVector strides = src.strides;
   strides[size_t(d)] = 0;
+  const detail::IndexedLoop loop = detail::indexed_loop(idx.sizes, strides, idx.strides, at_least_1d(result).strides,
+                                                        src.strides[size_t(d)], size, false);
+  const auto fail = [&](int64_t v) {
+    detail::fail<IndexError>("gather(): index ", v, " is out of bounds for dimension ", d, " with size ", size);
+  };
   dispatch(self.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    const T* from = self.data<T>();
-    T* dst = result.data<T>();
-    int64_t n = 0;
-    const size_t nd = idx.sizes.size();
-    if (size_t(d) == nd - 1) {  // along the last dim: a tight loop over each row of the index
-      const int64_t row = idx.sizes[nd - 1];
-      walk_strided<1>(IntArrayRef(idx.sizes.data(), nd - 1), {IntArrayRef(strides.data(), nd - 1)},
-                      [&](const std::array<int64_t, 1>& off, const DimVector&) {
-                        const T* base = from + off[0];
-                        for (int64_t j = 0; j < row; ++j, ++n) dst[n] = base[pos[size_t(n)] * step];
-                      });
-      return;
-    }
-    walk_strided<1>(idx.sizes, {IntArrayRef(strides)}, [&](const std::array<int64_t, 1>& off, const DimVector&) {
-      dst[n] = from[off[0] + pos[size_t(n)] * step];
-      ++n;
-    });
+    run_indexed<IndexedOp::Read>(loop, self.data<T>(), index.data<int64_t>(), result.data<T>(),
+                                 detail::read_split(loop), fail);
   });
   return detail::finish_out("gather", out, result);
 }
@@ -377,12 +400,12 @@ Tensor gather_out(const Tensor& out, const Tensor& self, int64_t dim, const Tens
 // scatter, scatter_add (See Note [Scatter and gather geometry])
 
 Tensor scatter_(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
-  scatter_into("scatter_", self, dim, index, &src, nullptr, false);
+  scatter_into("scatter_", self, dim, index, &src, nullptr, false, true);
   return self;
 }
 
 Tensor scatter_(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value) {
-  scatter_into("scatter_", self, dim, index, nullptr, &value, false);
+  scatter_into("scatter_", self, dim, index, nullptr, &value, false, true);
   return self;
 }
 
@@ -393,7 +416,7 @@ Tensor scatter_copy(const char* op, const Tensor& out, const Tensor& self, int64
                     const Tensor* src, const Scalar* value, bool accumulate) {
   check_scatter_args(op, self, index, src);
   Tensor result = clone(self);
-  scatter_into(op, result, dim, index, src, value, accumulate);
+  scatter_into(op, result, dim, index, src, value, accumulate, false);
   return detail::finish_out(op, out, result);
 }
 
@@ -408,7 +431,7 @@ Tensor scatter_out(const Tensor& out, const Tensor& self, int64_t dim, const Ten
 }
 
 Tensor scatter_add_(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
-  scatter_into("scatter_add_", self, dim, index, &src, nullptr, true);
+  scatter_into("scatter_add_", self, dim, index, &src, nullptr, true, true);
   return self;
 }
 
@@ -442,24 +465,22 @@ Tensor index_add_(const Tensor& self, int64_t dim, const Tensor& index, const Te
              "Got self.shape = ", shape_str(self.sizes()), " source.shape = ", shape_str(source.sizes()));
   check_writable(op, self);
   const int64_t size = dst.sizes[size_t(d)], step = dst.strides[size_t(d)];
-  const std::vector<int64_t> pos = index_values(index, 0, size, [&](int64_t v) {
+  const auto fail = [&](int64_t v) {
     detail::fail<IndexError>(op, "(): index ", v, " is out of bounds for dimension ", d, " with size ", size);
-  });
+  };
+  const std::vector<int64_t> pos = index_values(index, 0, size, fail);
   if (source.numel() == 0) return self;
   const Tensor src = unaliased(source, self);
-  DimVector strides = dst.strides;
-  strides[size_t(d)] = 0;
+  // A scatter_add (Note [Indexed rows]) whose index is pos along d, the same (stride 0) along every other dim.
+  DimVector target = dst.strides, along(dst.sizes.size(), 0);
+  target[size_t(d)] = 0;
+  along[size_t(d)] = 1;
+  const detail::IndexedLoop loop = detail::indexed_loop(from.sizes, target, along, from.strides, step, size, false);
+  const Split split = detail::write_split(loop, dst.sizes, dst.strides);
   dispatch(self.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    using Acc = opmath_t<T>;
-    const Acc a = static_cast<Acc>(alpha.to<T>());
-    T* out = self.data<T>();
-    const T* in = src.data<T>();
-    walk_strided<2>(from.sizes, {IntArrayRef(strides), IntArrayRef(from.strides)},
-                    [&](const std::array<int64_t, 2>& off, const DimVector& at) {
-                      T& o = out[off[0] + pos[size_t(at[size_t(d)])] * step];
-                      o = static_cast<T>(static_cast<Acc>(o) + a * static_cast<Acc>(in[off[1]]));
-                    });
+    run_indexed<IndexedOp::Add>(loop, self.data<T>(), pos.data(), src.data<T>(), split, fail,
+                                static_cast<opmath_t<T>>(alpha.to<T>()));
   });
   return self;
 }
@@ -497,22 +518,25 @@ Tensor masked_select_out(const Tensor& out, const Tensor& self, const Tensor& ma
   check_mask("masked_select", mask);
   const DimVector shape = broadcast_shapes("masked_select", self.sizes(), mask.sizes());
   const Tensor values = expand(self, shape), m = expand(mask, shape);
-  const uint8_t* bits = reinterpret_cast<const uint8_t*>(m.data_ptr());
-  int64_t count = 0;
-  walk_strided<1>(shape, {m.strides()}, [&](const std::array<int64_t, 1>& off, const DimVector&) {
-    count += bits[off[0]] != 0;
+  const uint8_t* bits = reinterpret_cast<const uint8_t*>(m.data_ptr());  // bool and uint8 alike
+  const detail::RowGeometry<2> rows = detail::row_geometry<2>(shape, {values.strides(), m.strides()}, true);
+  const detail::RowChunks<2> chunks(rows);  // See Note [Two-pass selection]
+  const int64_t n = rows.row, vs = rows.inner[0], ms = rows.inner[1];
+  Tensor result;
+  dispatch(self.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const T* from = values.data<T>();
+    detail::count_then_write(
+        chunks.size(),
+        [&](int64_t c) { return chunks.count_true(c, 1, bits); },
+        [&](int64_t total) { result = empty({total}, self.dtype(), self.device()); },
+        [&](int64_t c, int64_t start) {
+          T* dst = result.data<T>() + start;
+          chunks.walk(c, [&](const std::array<int64_t, 2>& off, const DimVector&) {
+            dst = select_row(from + off[0], vs, bits + off[1], ms, n, dst);
+          });
+        });
   });
-  Tensor result = empty({count}, self.dtype(), self.device());
-  if (count > 0) {
-    dispatch(self.dtype(), [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      const T* from = values.data<T>();
-      T* dst = result.data<T>();
-      walk_strided<2>(shape, {values.strides(), m.strides()}, [&](const std::array<int64_t, 2>& off, const DimVector&) {
-        if (bits[off[1]]) *dst++ = from[off[0]];
-      });
-    });
-  }
   return detail::finish_out("masked_select", out, result);
 }
 
@@ -525,21 +549,24 @@ Tensor take_out(const Tensor& out, const Tensor& self, const Tensor& index) {
   WICK_CHECK(index.dtype() == DType::Int64, "take(): Expected a long tensor for index, but got ",
              dtype_type_name(index.dtype()));
   WICK_CHECK_INDEX(self.numel() > 0 || index.numel() == 0, "take(): tried to take from an empty tensor");
-  const std::vector<int64_t> pos = flat_positions(index, self.numel());
   Tensor result = empty(index.sizes(), self.dtype(), self.device());
-  if (!pos.empty()) {
+  if (index.numel() > 0) {
     const Tensor flat = contiguous(self);
+    const int64_t numel = self.numel();
+    const detail::IndexedLoop loop = flat_loop(index, numel);
     dispatch(self.dtype(), [&](auto tag) {
       using T = typename decltype(tag)::type;
-      const T* from = flat.data<T>();
-      T* dst = result.data<T>();
-      for (size_t i = 0; i < pos.size(); ++i) dst[i] = from[pos[i]];
+      run_indexed<IndexedOp::Read>(loop, flat.data<T>(), index.data<int64_t>(), result.data<T>(),
+                                   detail::read_split(loop), [&](int64_t v) { fail_flat(v, numel); });
     });
   }
   return detail::finish_out("take", out, result);
 }
 
-Tensor put_(const Tensor& self, const Tensor& index, const Tensor& source, bool accumulate) {
+namespace {
+
+// put_ into self; `in_place`: self is the caller's tensor (Note [Bad indices leave self unchanged]).
+Tensor put_into(const Tensor& self, const Tensor& index, const Tensor& source, bool accumulate, bool in_place) {
   const char* op = "put_";
   detail::check_cpu(op, self);
   detail::check_cpu(op, index);
@@ -552,25 +579,35 @@ Tensor put_(const Tensor& self, const Tensor& index, const Tensor& source, bool 
                    "elements, but got source.numel() = ", source.numel(), ", index.numel() = ", index.numel());
   WICK_CHECK_INDEX(self.numel() > 0 || index.numel() == 0, op, "(): Tried to put elements into an empty tensor");
   check_writable(op, self);
-  const std::vector<int64_t> pos = flat_positions(index, self.numel());
-  if (pos.empty()) return self;
+  if (index.numel() == 0) return self;
+  const int64_t numel = self.numel();
+  const Tensor positions = unaliased(index, self);
+  const int64_t* pos = positions.data<int64_t>();
+  const detail::IndexedLoop loop = flat_loop(positions, numel);
+  const auto fail = [&](int64_t v) { fail_flat(v, numel); };
+  if (in_place) detail::check_indices(loop, pos, fail);
   const Tensor values = contiguous(unaliased(source, self));
+  const Tensor flat = contiguous(self);  // self itself when it is contiguous; else written back below
   dispatch(self.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    using Acc = opmath_t<T>;
-    T* dst = self.data<T>();
-    const T* from = values.data<T>();
-    for (size_t i = 0; i < pos.size(); ++i) {
-      T& o = dst[offset_of(self, pos[i])];
-      o = accumulate ? static_cast<T>(static_cast<Acc>(o) + static_cast<Acc>(from[i])) : from[i];
+    if (accumulate) {
+      run_indexed<IndexedOp::Add>(loop, flat.data<T>(), pos, values.data<T>(), Split::None, fail);
+    } else {
+      run_indexed<IndexedOp::Write>(loop, flat.data<T>(), pos, values.data<T>(), Split::None, fail);
     }
   });
+  if (!flat.is_same(self)) copy_(self, flat);
   return self;
 }
 
+}  // namespace
+
+Tensor put_(const Tensor& self, const Tensor& index, const Tensor& source, bool accumulate) {
+  return put_into(self, index, source, accumulate, true);
+}
+
 Tensor put(const Tensor& self, const Tensor& index, const Tensor& source, bool accumulate) {
-  Tensor result = clone(self);
-  return put_(result, index, source, accumulate);
+  return put_into(clone(self), index, source, accumulate, false);
 }
 
 }  // namespace wick

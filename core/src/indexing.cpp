@@ -2,9 +2,10 @@
 #include "wick/indexing.h"
 
 #include <algorithm>
-#include <cstring>
+#include <array>
 #include <vector>
 
+#include "row_chunks.h"
 #include "strided_walk.h"
 #include "wick/cast.h"
 #include "wick/core_ops.h"
@@ -252,24 +253,55 @@ Tensor index_put(const Tensor& self, ArrayRef<std::optional<Tensor>> indices, co
   return index_put_(clone(self), indices, values, accumulate);
 }
 
+namespace {
+
+// Writes the coordinates of the set elements of a row, whose outer coords are
+// `outer`, at `out`; returns the end of what it wrote.
+template <typename T>
+int64_t* write_set(const T* p, int64_t stride, int64_t n, const DimVector& outer, int64_t* out) {
+  const size_t last = outer.size(), nd = last + 1;
+  std::array<int64_t, detail::kSelectBlock> columns;  // See Note [Two-pass selection]
+  for (int64_t start = 0; start < n; start += detail::kSelectBlock) {
+    const int64_t end = std::min(n, start + detail::kSelectBlock);
+    size_t count = 0;
+    for (int64_t j = start; j < end; ++j) {
+      columns[count] = j;
+      count += cast<bool>(p[j * stride]);
+    }
+    for (size_t k = 0; k < last; ++k) {
+      const int64_t coord = outer[k];  // a local: stores into out may not change it
+      for (size_t i = 0; i < count; ++i) out[i * nd + k] = coord;
+    }
+    for (size_t i = 0; i < count; ++i) out[i * nd + last] = columns[i];
+    out += count * nd;
+  }
+  return out;
+}
+
+}  // namespace
+
 Tensor nonzero(const Tensor& self) {
   WICK_CHECK_VALUE(self.defined(), "nonzero(): expected a tensor, got None");
   check_cpu("nonzero", self, "a tensor");
-  std::vector<int64_t> coords;
-  int64_t count = 0;
-  if (self.numel() > 0) {
-    dispatch(self.dtype(), [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      const T* data = self.data<T>();
-      walk(self.sizes(), self.strides(), [&](int64_t offset, const DimVector& at) {
-        if (!cast<bool>(data[offset])) return;
-        coords.insert(coords.end(), at.begin(), at.end());
-        ++count;
-      });
-    });
-  }
-  Tensor result = empty({count, self.dim()}, DType::Int64, kCPU);
-  if (!coords.empty()) std::memcpy(result.data_ptr(), coords.data(), coords.size() * sizeof(int64_t));
+  const detail::RowGeometry<1> rows = detail::row_geometry<1>(self.sizes(), {self.strides()}, false);
+  const detail::RowChunks<1> chunks(rows);
+  const int64_t n = rows.row, stride = rows.inner[0], nd = self.dim();
+  Tensor result;
+  dispatch(self.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const T* data = self.data<T>();
+    detail::count_then_write(
+        chunks.size(),
+        [&](int64_t c) { return chunks.count_true(c, 0, data); },
+        [&](int64_t total) { result = empty({total, nd}, DType::Int64, kCPU); },
+        [&](int64_t c, int64_t start) {
+          if (nd == 0) return;  // a (1, 0) or (0, 0) result has no coordinates to write
+          int64_t* out = result.data<int64_t>() + start * nd;
+          chunks.walk(c, [&](const std::array<int64_t, 1>& off, const DimVector& outer) {
+            out = write_set(data + off[0], stride, n, outer, out);
+          });
+        });
+  });
   return result;
 }
 
