@@ -355,12 +355,6 @@ const Tensor& ParsedArgs::tensor(int i) const {
 
 Scalar ParsedArgs::scalar_general(int i) const {
   PyObject* obj = args_[i];
-  if (!obj) {
-    const ParamSpec& p = sig_->params[i];
-    if (p.default_kind == DefaultKind::Float) return Scalar(p.default_value);
-    if (p.default_kind == DefaultKind::Bool) return Scalar(p.default_value != 0);
-    return Scalar(int64_t(p.default_value));
-  }
   switch (number_kind(obj)) {
     case NumberKind::Bool: return Scalar(obj == Py_True);
     case NumberKind::Int: return Scalar(unpack_int(obj));

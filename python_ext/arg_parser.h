@@ -104,11 +104,17 @@ inline int64_t small_int_value(PyObject* obj) {
 class ParsedArgs {
  public:
   const Tensor& tensor(int i) const;
-  // A Python int of one digit (Note [Small ints]) or a float inline, anything else out of line.
+  // A default, a Python int of one digit (Note [Small ints]) or a float inline, anything else out of line.
   Scalar scalar(int i) const {
     PyObject* obj = args_[i];
-    if (obj && PyFloat_CheckExact(obj)) return Scalar(PyFloat_AS_DOUBLE(obj));
-    if (obj && small_int(obj)) return Scalar(small_int_value(obj));
+    if (!obj) {
+      const ParamSpec& p = sig_->params[i];
+      if (p.default_kind == DefaultKind::Float) return Scalar(p.default_value);
+      if (p.default_kind == DefaultKind::Bool) return Scalar(p.default_value != 0);
+      return Scalar(int64_t(p.default_value));
+    }
+    if (PyFloat_CheckExact(obj)) return Scalar(PyFloat_AS_DOUBLE(obj));
+    if (small_int(obj)) return Scalar(small_int_value(obj));
     return scalar_general(i);
   }
   std::optional<Scalar> scalar_optional(int i) const;
