@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "wick/core_ops.h"
+#include "wick/cpu/parallel.h"
 #include "wick/dispatch.h"
 #include "wick/ops.h"
 
@@ -254,7 +255,10 @@ Tensor start_result(const char* op, const Tensor& self, IntArrayRef sizes, const
   WICK_CHECK(detail::broadcasts_to(self.sizes(), sizes), op, "(): self of shape ", shape_str(self.sizes()),
              " does not broadcast to the result shape ", shape_str(sizes));
   Tensor result = empty(sizes, self.dtype(), self.device());
-  if (beta.to_double() != 0) copy_(result, self);
+  if (beta.to_double() != 0) {
+    const detail::SerialScope serial;  // BLAS comes next: Note [OpenMP beside BLAS]
+    copy_(result, self);
+  }
   return result;
 }
 

@@ -27,6 +27,8 @@ void watch_fork() {
   (void)registered;
 }
 
+thread_local int serial_scopes = 0;  // Note [OpenMP beside BLAS] in wick/cpu/parallel.h
+
 }  // namespace
 
 // wick's own thread count, fixed at first use: OMP_NUM_THREADS where set, else every processor
@@ -38,8 +40,12 @@ int max_threads() {
     const long n = env ? std::strtol(env, nullptr, 10) : 0;
     return n > 0 ? int(n) : omp_get_num_procs();
   }();
-  return omp_in_parallel() || forked_after_a_region.load(std::memory_order_relaxed) ? 1 : threads;
+  return omp_in_parallel() || serial_scopes > 0 || forked_after_a_region.load(std::memory_order_relaxed) ? 1
+                                                                                                 : threads;
 }
+
+SerialScope::SerialScope() { ++serial_scopes; }
+SerialScope::~SerialScope() { --serial_scopes; }
 
 // Note [Threads on a busy machine]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~

@@ -40,6 +40,23 @@ TEST(ParallelFor, SmallWorkStaysOnTheCallingThreadAsOneRange) {
   EXPECT_EQ(calls, 1);
 }
 
+TEST(ParallelFor, ASerialScopeKeepsWorkOnTheCallingThread) {
+  // Note [OpenMP beside BLAS]: one range, on this thread, however large the work.
+  const int threads = detail::max_threads();
+  {
+    const detail::SerialScope serial;
+    EXPECT_EQ(detail::max_threads(), 1);
+    int calls = 0;
+    detail::parallel_for(int64_t(1) << 22, 1000, [&](int64_t begin, int64_t end) {
+      ++calls;  // not atomic, as above
+      EXPECT_EQ(begin, 0);
+      EXPECT_EQ(end, int64_t(1) << 22);
+    });
+    EXPECT_EQ(calls, 1);
+  }
+  EXPECT_EQ(detail::max_threads(), threads);  // and back to normal once the scope ends
+}
+
 TEST(ParallelFor, AnExceptionInARangeReachesTheCaller) {
   EXPECT_THROW(detail::parallel_for(int64_t(1) << 20, 1000,
                                     [](int64_t begin, int64_t end) {

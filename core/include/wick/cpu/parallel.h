@@ -27,6 +27,22 @@ void parallel_ranges(int64_t n, int64_t grain, void (*fn)(void* ctx, int64_t beg
 // How many threads parallel_for may use.
 int max_threads();
 
+// Note [OpenMP beside BLAS]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~
+// After a region, libgomp's idle workers spin for milliseconds before they sleep,
+// and OpenBLAS runs a pool of threads of its own: a BLAS call made while they spin
+// shares the cores with them (baddbmm in a loop, whose copy of self into the
+// result ran as a region just before its gemm, took 10 ms instead of 4 on 2 cores).
+// Work done just before a BLAS call runs under a SerialScope: while one lives,
+// parallel_for on its thread runs on that thread alone.
+class SerialScope {
+ public:
+  SerialScope();
+  ~SerialScope();
+  SerialScope(const SerialScope&) = delete;
+  SerialScope& operator=(const SerialScope&) = delete;
+};
+
 // fn(begin, end) over [0, n) split into ranges of at least `grain` elements.
 template <typename Fn>
 void parallel_for(int64_t n, int64_t grain, const Fn& fn) {
