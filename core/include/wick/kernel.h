@@ -1,9 +1,10 @@
 // core/include/wick/kernel.h: the signatures shared by generated kernels and the code that calls them.
 //
 // Every pointwise kernel is an explicit instantiation of cpu_pointwise_kernel
-// or cuda_pointwise_kernel for one functor, made in the per-dtype unit of its
-// backend in the op's shard (generated/kernels/shard<N>/{cpu,cuda}_<dtype>.*).
-// Callers see only this declaration and a table indexed by dtype.
+// (and cpu_pointwise_run, its flat-run entry) or cuda_pointwise_kernel for one
+// functor, made in the per-dtype unit of its backend in the op's shard
+// (generated/kernels/shard<N>/{cpu,cuda}_<dtype>.*). Callers see only these
+// declarations and tables indexed by dtype.
 #pragma once
 
 #include "wick/dtype.h"
