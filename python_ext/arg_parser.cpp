@@ -7,6 +7,7 @@
 #include "device_object.h"
 #include "dtype_object.h"
 #include "errors.h"
+#include "owned_ref.h"
 #include "tensor_type.h"
 #include "wick/ops.h"
 
@@ -21,13 +22,16 @@ bool is_number(PyObject* obj) {
   return is_tensor(obj) && unpack_tensor(obj).dim() == 0;
 }
 
+// is_int() may run an element's __len__, which may change the list: its length and items are
+// read again for each element, and the element is held while it is looked at.
 bool is_int_list(PyObject* obj) {
   if (is_int(obj)) return true;
   if (!PyTuple_Check(obj) && !PyList_Check(obj)) return false;
-  const Py_ssize_t n = PySequence_Fast_GET_SIZE(obj);
-  PyObject** items = PySequence_Fast_ITEMS(obj);
-  for (Py_ssize_t i = 0; i < n; ++i) {
-    if (!is_int(items[i])) return false;
+  for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(obj); ++i) {
+    PyObject* item = Py_NewRef(PySequence_Fast_ITEMS(obj)[i]);
+    const bool ok = is_int(item);
+    Py_DECREF(item);
+    if (!ok) return false;
   }
   return true;
 }
@@ -329,8 +333,9 @@ void ArgParser::raise(const Fail* fails, const int* culprits, PyObject* const* a
     const bool none_ok = p.kind == ArgKind::OptionalTensorList;
     if ((p.kind == ArgKind::TensorList || none_ok) && given && (PyTuple_Check(given) || PyList_Check(given))) {
       // A list of the right kind with a wrong element: name the element, as PyTorch does.
+      // Python code run while other overloads were tried may have changed the list since.
       const Py_ssize_t k = bad_tensor_element(given, none_ok);
-      msg = std::string(name_) + "(): " + element_error(PySequence_Fast_ITEMS(given)[k], k, culprit, none_ok);
+      if (k >= 0) msg = std::string(name_) + "(): " + element_error(PySequence_Fast_ITEMS(given)[k], k, culprit, none_ok);
     }
   } else {
     // What was passed: (str, alpha=float)
@@ -388,9 +393,14 @@ DimVector ParsedArgs::intlist(int i) const {
   if (i == varargs_index_) {
     for (Py_ssize_t k = 0; k < nvarargs_; ++k) ints.push_back(unpack_int(varargs_[k]));
   } else if (args_[i] && (PyTuple_Check(args_[i]) || PyList_Check(args_[i]))) {
-    const Py_ssize_t n = PySequence_Fast_GET_SIZE(args_[i]);
-    PyObject** items = PySequence_Fast_ITEMS(args_[i]);
-    for (Py_ssize_t k = 0; k < n; ++k) ints.push_back(unpack_int(items[k]));
+    // An element's __index__ may change a list while it is read: read a copy.
+    const OwnedRef items(PySequence_Tuple(args_[i]));
+    for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(items.get()); ++k) {
+      PyObject* item = PyTuple_GET_ITEM(items.get(), k);
+      WICK_CHECK_TYPE(is_int(item), "argument '", sig_->params[i].name, "' must be tuple of ints, but found element "
+                      "of type ", type_name(item), " at pos ", k);
+      ints.push_back(unpack_int(item));
+    }
   } else if (args_[i]) {
     ints.push_back(unpack_int(args_[i]));
   }

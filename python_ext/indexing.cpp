@@ -24,6 +24,7 @@
 
 #include "arg_parser.h"
 #include "errors.h"
+#include "owned_ref.h"
 #include "tensor_new.h"
 #include "tensor_type.h"
 #include "wick/core_ops.h"
@@ -33,21 +34,6 @@
 namespace wick {
 namespace python {
 namespace {
-
-// A new reference, released on scope exit.
-class OwnedRef {
- public:
-  explicit OwnedRef(PyObject* obj) : obj_(obj) {
-    if (!obj_) throw python_error();
-  }
-  ~OwnedRef() { Py_DECREF(obj_); }
-  OwnedRef(const OwnedRef&) = delete;
-  OwnedRef& operator=(const OwnedRef&) = delete;
-  PyObject* get() const { return obj_; }
-
- private:
-  PyObject* obj_;
-};
 
 // One item of an index, converted.
 struct IndexItem {
@@ -112,17 +98,38 @@ Tensor index_tensor_from_sequence(PyObject* seq, std::optional<DType> dtype) {
 
 IndexItem to_item(PyObject* obj);
 
+// obj.name, or nullptr when obj has no such attribute.
+PyObject* attribute(PyObject* obj, const char* name) {
+  PyObject* value = PyObject_GetAttrString(obj, name);
+  if (!value && PyErr_ExceptionMatches(PyExc_AttributeError)) PyErr_Clear();
+  else if (!value) throw python_error();
+  return value;
+}
+
 // A NumPy array (or scalar): tolist() gives Python numbers, whose kind is that of the array.
+// Anything else with an __array_interface__, and any array whose tolist() does not give
+// Python numbers (a longdouble gives itself back, an object array anything), is no index.
 IndexItem numpy_item(PyObject* obj) {
-  OwnedRef dtype(PyObject_GetAttrString(obj, "dtype"));
-  OwnedRef kind_obj(PyObject_GetAttrString(dtype.get(), "kind"));
-  const char* kind = PyUnicode_Check(kind_obj.get()) ? PyUnicode_AsUTF8(kind_obj.get()) : nullptr;
-  if (!kind) throw python_error();
-  OwnedRef data(PyObject_CallMethod(obj, "tolist", nullptr));
-  if (!PyList_Check(data.get())) return to_item(data.get());  // a 0-d array or a scalar
+  PyObject* dtype = attribute(obj, "dtype");
+  if (!dtype) fail_unsupported(obj);
+  const OwnedRef owned_dtype(dtype);
+  PyObject* kind_obj = attribute(dtype, "kind");
+  if (!kind_obj) fail_unsupported(obj);
+  const OwnedRef owned_kind(kind_obj);
+  const char* kind = PyUnicode_Check(kind_obj) ? PyUnicode_AsUTF8(kind_obj) : nullptr;
+  if (!kind) fail_unsupported(obj);
   WICK_CHECK_INDEX(kind[0] == 'b' || kind[0] == 'i' || kind[0] == 'u',
                    "arrays used as indices must be of integer or boolean type (got dtype kind '", kind, "')");
-  return tensor_item(index_tensor_from_sequence(data.get(), kind[0] == 'b' ? DType::Bool : DType::Int64));
+  const OwnedRef data(PyObject_CallMethod(obj, "tolist", nullptr));
+  if (PyList_Check(data.get())) {
+    return tensor_item(index_tensor_from_sequence(data.get(), kind[0] == 'b' ? DType::Bool : DType::Int64));
+  }
+  if (PyBool_Check(data.get())) return mask_item(data.get() == Py_True);  // a 0-d bool array or numpy.bool_
+  if (!PyLong_Check(data.get())) fail_unsupported(obj);
+  IndexItem item{IndexItem::Kind::Int};
+  item.value = PyLong_AsLongLong(data.get());
+  if (item.value == -1 && PyErr_Occurred()) throw python_error();
+  return item;
 }
 
 IndexItem to_item(PyObject* obj) {
@@ -147,7 +154,8 @@ IndexItem to_item(PyObject* obj) {
       item.value = wick::item(t).to_int64();
       return item;
     }
-    return tensor_item(t);
+    // Python code run for the items after this one may resize the tensor: keep it as it is now.
+    return tensor_item(alias(t));
   }
   if (is_numpy_bool(obj)) {
     const int truth = PyObject_IsTrue(obj);
@@ -244,7 +252,7 @@ Sliced apply_slicing(const Tensor& self, PyObject* index) {
 // PyTorch, so that x[0] = y[None] works; broadcasting puts back what is needed.
 Tensor value_tensor(PyObject* value, DType dtype) {
   Tensor v;
-  if (is_tensor(value)) v = unpack_tensor(value);
+  if (is_tensor(value)) v = alias(unpack_tensor(value));  // read with the GIL released
   else if (number_kind(value) != NumberKind::None) v = tensor_from_sequence(value, std::nullopt);
   else v = tensor_from_sequence(value, dtype);
   while (v.dim() > 0 && v.size(0) == 1) v = select(v, 0, 0);

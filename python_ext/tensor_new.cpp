@@ -4,11 +4,14 @@
 #include <cstring>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "arg_parser.h"
 #include "device_object.h"
 #include "errors.h"
 #include "interop.h"
+#include "owned_ref.h"
 #include "python_impls.h"
 #include "tensor_type.h"
 #include "wick/core_ops.h"
@@ -28,12 +31,6 @@ bool is_sequence(PyObject* obj) {
 // Categories in promotion order: bool < integer < float.
 enum Category { kNone = -1, kBool = 0, kInt = 1, kFloat = 2 };
 
-struct Layout {
-  DimVector shape;
-  std::optional<size_t> leaf_depth;  // depth at which numbers were found
-  int category = kNone;
-};
-
 Category number_category(PyObject* obj) {
   switch (number_kind(obj)) {
     case NumberKind::Bool: return kBool;
@@ -44,58 +41,9 @@ Category number_category(PyObject* obj) {
   return kNone;
 }
 
-void infer(PyObject* obj, size_t depth, Layout& layout) {
-  WICK_CHECK_VALUE(depth <= kMaxDepth, "tensor(): data nested deeper than ", kMaxDepth, " levels");
-  if (is_tensor(obj)) {
-    const Tensor& t = unpack_tensor(obj);
-    for (int64_t d = 0; d < t.dim(); ++d) {
-      const size_t at = depth + size_t(d);
-      if (at == layout.shape.size() && !layout.leaf_depth) layout.shape.push_back(t.sizes()[size_t(d)]);
-      else WICK_CHECK_VALUE(at < layout.shape.size() && layout.shape[at] == t.sizes()[size_t(d)],
-                            "tensor(): a nested tensor of shape ", shape_str(t.sizes()), " does not fit at dim ", depth);
-    }
-    const size_t leaf = depth + size_t(t.dim());
-    WICK_CHECK_VALUE(!layout.leaf_depth || *layout.leaf_depth == leaf, "tensor(): ragged nested data at dim ", depth);
-    layout.leaf_depth = leaf;
-    const int cat = t.dtype() == DType::Bool ? kBool : is_floating(t.dtype()) ? kFloat : kInt;
-    layout.category = std::max(layout.category, cat);
-    return;
-  }
-  const Category cat = number_category(obj);
-  if (cat != kNone) {
-    WICK_CHECK_VALUE(!layout.leaf_depth || *layout.leaf_depth == depth,
-                     "tensor(): expected a sequence at dim ", depth, ", got a number");
-    WICK_CHECK_VALUE(depth == layout.shape.size(), "tensor(): expected a sequence at dim ", depth, ", got a number");
-    layout.leaf_depth = depth;
-    layout.category = std::max<int>(layout.category, cat);
-    return;
-  }
-  WICK_CHECK_TYPE(is_sequence(obj), "tensor(): could not convert an object of type '", Py_TYPE(obj)->tp_name,
-                  "' to a tensor element");
-  WICK_CHECK_VALUE(!layout.leaf_depth || *layout.leaf_depth > depth, "tensor(): ragged nested data at dim ", depth);
-  const Py_ssize_t n = PySequence_Size(obj);
-  if (n < 0) throw python_error();
-  if (depth == layout.shape.size()) layout.shape.push_back(n);
-  else WICK_CHECK_VALUE(layout.shape[depth] == n, "tensor(): expected sequence of length ", layout.shape[depth],
-                        " at dim ", depth, " (got ", n, ")");
-  for (Py_ssize_t i = 0; i < n; ++i) {
-    PyObject* item = PySequence_GetItem(obj, i);
-    if (!item) throw python_error();
-    try {
-      infer(item, depth + 1, layout);
-    } catch (...) {
-      Py_DECREF(item);
-      throw;
-    }
-    Py_DECREF(item);
-  }
-  if (n == 0 && !layout.leaf_depth) layout.leaf_depth = depth + 1;
-}
-
-Scalar to_scalar(PyObject* obj) {
-  const NumberKind kind = number_kind(obj);
-  if (kind == NumberKind::Bool) return Scalar(obj == Py_True);
-  if (kind == NumberKind::Int) {
+Scalar to_scalar(PyObject* obj, Category cat) {
+  if (cat == kBool) return Scalar(obj == Py_True || PyObject_IsTrue(obj) == 1);
+  if (cat == kInt) {
     const long long v = PyLong_AsLongLong(obj);
     if (v == -1 && PyErr_Occurred()) throw python_error();
     return Scalar(int64_t(v));
@@ -105,33 +53,111 @@ Scalar to_scalar(PyObject* obj) {
   return Scalar(v);
 }
 
-template <typename T>
-void fill(PyObject* obj, char*& out, DType dtype) {
-  if (is_tensor(obj)) {
-    Tensor t = contiguous(to(cpu(unpack_tensor(obj)), dtype));
-    const size_t nbytes = size_t(t.numel() * t.itemsize());
-    if (nbytes) std::memcpy(out, t.data_ptr(), nbytes);
-    out += nbytes;
-    return;
+// Note [Reading nested data]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~
+// wick.tensor(data) runs Python code while it reads: a sequence's __len__ and
+// __getitem__, an element's __index__ or __float__. That code may change any
+// container of `data`, or resize a tensor inside it. So the data is read once,
+// into what this class owns: each sequence is first copied into a tuple of its
+// length at that moment (strong references, so a container emptied later frees
+// nothing we hold), each number is converted when it is reached, and each
+// nested tensor is captured by an alias of its geometry. The shape is measured
+// from those copies, and the result is filled from the numbers and aliases
+// after the read, when no more Python code can run.
+class NestedData {
+ public:
+  explicit NestedData(PyObject* data) { read(data, 0); }
+
+  IntArrayRef shape() const { return shape_; }
+  DType natural_dtype() const {
+    return category_ == kBool ? DType::Bool : category_ == kInt ? DType::Int64 : kDefaultFloat;
   }
-  if (number_category(obj) != kNone) {
-    *reinterpret_cast<T*>(out) = to_scalar(obj).to<T>();
-    out += sizeof(T);
-    return;
-  }
-  const Py_ssize_t n = PySequence_Size(obj);
-  for (Py_ssize_t i = 0; i < n; ++i) {
-    PyObject* item = PySequence_GetItem(obj, i);
-    if (!item) throw python_error();
-    try {
-      fill<T>(item, out, dtype);
-    } catch (...) {
-      Py_DECREF(item);
-      throw;
+
+  // Writes the elements, in order, into `result`: contiguous, on the CPU, of `shape()`.
+  template <typename T>
+  void fill(const Tensor& result) const {
+    WICK_INTERNAL_ASSERT(count_ == result.numel(), "read ", count_, " elements for a shape of ", result.numel());
+    T* out = result.data<T>();
+    int64_t written = 0;
+    size_t number = 0;
+    auto numbers_until = [&](int64_t end) {
+      for (; written < end; ++written) out[written] = numbers_[number++].to<T>();
+    };
+    for (const auto& [at, t] : tensors_) {
+      numbers_until(at);
+      const Tensor values = contiguous(to(cpu(t), result.dtype()));
+      if (values.numel() > 0) std::memcpy(out + written, values.data_ptr(), size_t(values.numel()) * sizeof(T));
+      written += values.numel();
     }
-    Py_DECREF(item);
+    numbers_until(count_);
   }
-}
+
+ private:
+  void read(PyObject* obj, size_t depth) {
+    WICK_CHECK_VALUE(depth <= kMaxDepth, "tensor(): data nested deeper than ", kMaxDepth, " levels");
+    if (is_tensor(obj)) return read_tensor(unpack_tensor(obj), depth);
+    const Category cat = number_category(obj);
+    if (cat != kNone) {
+      WICK_CHECK_VALUE((!leaf_depth_ || *leaf_depth_ == depth) && depth == shape_.size(),
+                       "tensor(): expected a sequence at dim ", depth, ", got a number");
+      leaf_depth_ = depth;
+      category_ = std::max(category_, cat);
+      numbers_.push_back(to_scalar(obj, cat));
+      ++count_;
+      return;
+    }
+    WICK_CHECK_TYPE(is_sequence(obj), "tensor(): could not convert an object of type '", Py_TYPE(obj)->tp_name,
+                    "' to a tensor element");
+    WICK_CHECK_VALUE(!leaf_depth_ || *leaf_depth_ > depth, "tensor(): ragged nested data at dim ", depth);
+    const OwnedRef items(copy_items(obj));
+    const Py_ssize_t n = PyTuple_GET_SIZE(items.get());
+    if (depth == shape_.size()) shape_.push_back(n);
+    else WICK_CHECK_VALUE(shape_[depth] == n, "tensor(): expected sequence of length ", shape_[depth],
+                          " at dim ", depth, " (got ", n, ")");
+    for (Py_ssize_t i = 0; i < n; ++i) read(PyTuple_GET_ITEM(items.get(), i), depth + 1);
+    if (n == 0 && !leaf_depth_) leaf_depth_ = depth + 1;
+  }
+
+  void read_tensor(const Tensor& t, size_t depth) {
+    const Tensor captured = alias(t);
+    for (int64_t d = 0; d < captured.dim(); ++d) {
+      const size_t at = depth + size_t(d);
+      const int64_t size = captured.sizes()[size_t(d)];
+      if (at == shape_.size() && !leaf_depth_) shape_.push_back(size);
+      else WICK_CHECK_VALUE(at < shape_.size() && shape_[at] == size, "tensor(): a nested tensor of shape ",
+                            shape_str(captured.sizes()), " does not fit at dim ", depth);
+    }
+    const size_t leaf = depth + size_t(captured.dim());
+    WICK_CHECK_VALUE(!leaf_depth_ || *leaf_depth_ == leaf, "tensor(): ragged nested data at dim ", depth);
+    leaf_depth_ = leaf;
+    const DType d = captured.dtype();
+    category_ = std::max(category_, d == DType::Bool ? kBool : is_floating(d) ? kFloat : kInt);
+    tensors_.emplace_back(count_, captured);
+    count_ += captured.numel();
+  }
+
+  // The items of a sequence as a new tuple: a list's as they are now, another
+  // sequence's as many as its length says, each asked for once.
+  static PyObject* copy_items(PyObject* seq) {
+    if (PyList_Check(seq) || PyTuple_Check(seq)) return OwnedRef(PySequence_Tuple(seq)).release();
+    const Py_ssize_t n = PySequence_Size(seq);
+    if (n < 0) throw python_error();
+    OwnedRef items(PyTuple_New(n));
+    for (Py_ssize_t i = 0; i < n; ++i) {
+      PyObject* item = PySequence_GetItem(seq, i);
+      if (!item) throw python_error();
+      PyTuple_SET_ITEM(items.get(), i, item);
+    }
+    return items.release();
+  }
+
+  DimVector shape_;
+  std::optional<size_t> leaf_depth_;  // the depth at which numbers were found
+  Category category_ = kNone;
+  std::vector<Scalar> numbers_;
+  std::vector<std::pair<int64_t, Tensor>> tensors_;  // (how many elements come before it, its alias)
+  int64_t count_ = 0;                                // elements read
+};
 
 PyObject* to_list(const char* data, const Tensor& t, int64_t dim) {
   if (dim == t.dim()) {
@@ -165,15 +191,10 @@ Tensor tensor_from_sequence(PyObject* data, std::optional<DType> dtype) {
     const Tensor& t = unpack_tensor(data);
     return to(t, dtype.value_or(t.dtype()), false, true);
   }
-  Layout layout;
-  infer(data, 0, layout);
-  const DType d = dtype ? *dtype
-                        : layout.category == kBool ? DType::Bool
-                        : layout.category == kInt ? DType::Int64
-                                                  : kDefaultFloat;
-  Tensor result = empty(layout.shape, d, kCPU);
-  char* out = result.data_ptr();
-  dispatch(d, [&](auto tag) { fill<typename decltype(tag)::type>(data, out, d); });
+  const NestedData nested(data);  // See Note [Reading nested data]
+  const DType d = dtype.value_or(nested.natural_dtype());
+  Tensor result = empty(nested.shape(), d, kCPU);
+  dispatch(d, [&](auto tag) { nested.fill<typename decltype(tag)::type>(result); });
   return result;
 }
 

@@ -65,10 +65,15 @@ void clear_slots(PyTypeObject* type, PyObject* self) {
 // The deallocator of every Python subclass (wick.Tensor among them), in place
 // of CPython's subtype_dealloc, which would clear __dict__ before preservation
 // could keep it. It does what subtype_dealloc does for a GC type.
+//
+// __del__ runs when Python drops its last reference, before preservation, so
+// that it always sees a tensor: a preserved object gives its TensorImpl up, and
+// when that dies and releases the object, __del__ has already run (CPython runs
+// it once), so nothing can bring the object back without a tensor.
 void subclass_dealloc(PyObject* self) {
-  if (try_preserve(self)) return;
   PyTypeObject* type = Py_TYPE(self);
   if (type->tp_finalize && PyObject_CallFinalizerFromDealloc(self) < 0) return;  // __del__ resurrected it
+  if (try_preserve(self)) return;
   PyObject_GC_UnTrack(self);
   if (type->tp_weaklistoffset) PyObject_ClearWeakRefs(self);
   for (PyTypeObject* t = type; t != &TensorBaseType; t = t->tp_base) clear_slots(t, self);
@@ -80,15 +85,26 @@ void subclass_dealloc(PyObject* self) {
 void tensor_dealloc(PyObject* self) {
   if (Py_IS_TYPE(self, &TensorBaseType) && try_preserve(self)) return;
   PyObject_GC_UnTrack(self);
-  Tensor& t = reinterpret_cast<PyTensor*>(self)->cdata;
+  PyTensor* tensor = reinterpret_cast<PyTensor*>(self);
+  Tensor& t = tensor->cdata;
   if (t.defined() && t.impl()->pyobj() == self) t.impl()->set_pyobj(nullptr);
   t.~Tensor();
+  PyObject* base = tensor->base_ref;  // dropped last: it may run Python code
   Py_TYPE(self)->tp_free(self);
+  Py_XDECREF(base);
 }
 
-// A tensor holds no Python references; subtype_traverse visits the __dict__
-// and the type of Python subclasses.
-int tensor_traverse(PyObject* /*self*/, visitproc /*visit*/, void* /*arg*/) { return 0; }
+// See Note [Views hold their base's Python object]; subtype_traverse and
+// subtype_clear deal with the __dict__ and slots of Python subclasses.
+int tensor_traverse(PyObject* self, visitproc visit, void* arg) {
+  Py_VISIT(reinterpret_cast<PyTensor*>(self)->base_ref);
+  return 0;
+}
+
+int tensor_clear(PyObject* self) {
+  Py_CLEAR(reinterpret_cast<PyTensor*>(self)->base_ref);
+  return 0;
+}
 
 const Tensor& self_tensor(PyObject* self) { return unpack_tensor(self); }
 
@@ -103,7 +119,8 @@ PyObject* get_ndim(PyObject* self, void*) { return PyLong_FromLongLong(self_tens
 PyObject* get_is_cuda(PyObject* self, void*) { return PyBool_FromLong(self_tensor(self).device().is_cuda()); }
 PyObject* get_itemsize(PyObject* self, void*) { return PyLong_FromLongLong(self_tensor(self).itemsize()); }
 PyObject* get_base(PyObject* self, void*) {
-  return guarded(nullptr, [&] { return wrap(self_tensor(self).base()); });
+  PyObject* base = reinterpret_cast<PyTensor*>(self)->base_ref;
+  return Py_NewRef(base ? base : Py_None);
 }
 
 PyGetSetDef tensor_getset[] = {
@@ -141,6 +158,7 @@ PyTypeObject TensorBaseType = [] {
   t.tp_new = tensor_new;
   t.tp_dealloc = tensor_dealloc;
   t.tp_traverse = tensor_traverse;
+  t.tp_clear = tensor_clear;
   t.tp_getset = tensor_getset;
   t.tp_as_mapping = &tensor_as_mapping;
   t.tp_as_number = &tensor_as_number;  // python_ext/operators.cpp
@@ -165,12 +183,18 @@ PyObject* wrap_as(PyTypeObject* type, Tensor t) {
   // For Python subclasses, object.__new__ allocates: unlike a bare tp_alloc it
   // also sets up the inline attribute values, without which CPython 3.11 cannot
   // specialise method lookups on the instance (x.dim() would cost twice as much).
+  PyObject* base = t.impl()->base() ? wrap(t.base()) : nullptr;  // Note [Views hold their base's Python object]
   static PyObject* const no_args = PyTuple_New(0);
   PyObject* obj = (type->tp_flags & Py_TPFLAGS_HEAPTYPE) ? PyBaseObject_Type.tp_new(type, no_args, nullptr)
                                                         : type->tp_alloc(type, 0);
-  if (!obj) throw python_error();
+  if (!obj) {
+    Py_XDECREF(base);
+    throw python_error();
+  }
   TensorImpl* impl = t.impl();
-  new (&reinterpret_cast<PyTensor*>(obj)->cdata) Tensor(std::move(t));
+  PyTensor* tensor = reinterpret_cast<PyTensor*>(obj);
+  new (&tensor->cdata) Tensor(std::move(t));
+  tensor->base_ref = base;
   impl->set_pyobj(obj);
   return obj;
 }

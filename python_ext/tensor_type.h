@@ -8,9 +8,21 @@
 namespace wick {
 namespace python {
 
+// Note [Views hold their base's Python object]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// A view's TensorImpl keeps its base's TensorImpl alive, and a base whose
+// Python object was dropped keeps that object alive (Note [Python object
+// slot]). Were that the only way, `y = x[1:]; x.tag = y` would make a cycle
+// the garbage collector cannot see: x -> __dict__ -> y -> (C++) -> x. So the
+// Python object of a view also holds a Python reference to its base's object
+// (base_ref), which tp_traverse reports and tp_clear drops. A base's object
+// then loses its last Python reference only when no Python view of it is
+// left; what may keep it alive after that are C++ references alone, which no
+// Python object can reach, so no cycle runs through a preserved object.
 struct PyTensor {
   PyObject_HEAD
   Tensor cdata;
+  PyObject* base_ref;  // the Python object of cdata.base(), or null when cdata is no view
 };
 
 // wick._C.TensorBase; wick.Tensor (python_ext/wick/_tensor.py) subclasses it.

@@ -162,8 +162,7 @@ bool non_overlapping_and_dense(IntArrayRef sizes, IntArrayRef strides) {
   int64_t expected = 1;
   for (int64_t d : perm) {
     if (sizes[size_t(d)] < 2) return true;
-    if (strides[size_t(d)] != expected) return false;
-    expected *= sizes[size_t(d)];
+    if (strides[size_t(d)] != expected || __builtin_mul_overflow(expected, sizes[size_t(d)], &expected)) return false;
   }
   return true;
 }
@@ -197,7 +196,10 @@ DimVector dense_strides_like(IntArrayRef sizes, IntArrayRef strides) {
   int64_t stride = 1;
   for (int64_t d : perm) {
     result[size_t(d)] = stride;
-    if (sizes[size_t(d)] > 1) stride *= sizes[size_t(d)];
+    // Past int64 only beside a dim of size 0: then no layout is better than row-major.
+    if (sizes[size_t(d)] > 1 && __builtin_mul_overflow(stride, sizes[size_t(d)], &stride)) {
+      return contiguous_strides(sizes);
+    }
   }
   return result;
 }
@@ -302,9 +304,11 @@ Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step, std::o
   WICK_CHECK_VALUE(std::isfinite(lo) && std::isfinite(hi), "arange(): unsupported range: ", lo, " -> ", hi);
   WICK_CHECK_VALUE((st > 0 && hi >= lo) || (st < 0 && hi <= lo),
                    "arange(): upper bound and larger bound inconsistent with step sign");
-  const double count = any_float ? std::ceil((hi - lo) / st)
-                                 : double((end.to_int64() - start.to_int64() + step.to_int64() -
-                                           (step.to_int64() > 0 ? 1 : -1)) / step.to_int64());
+  // Integers in 128 bits: end - start of two int64s may not fit in 64.
+  const double count =
+      any_float ? std::ceil((hi - lo) / st)
+                : double((__int128(end.to_int64()) - start.to_int64() + step.to_int64() - (st > 0 ? 1 : -1)) /
+                         step.to_int64());
   WICK_CHECK_VALUE(count >= 0 && count < 9.0e18, "arange(): invalid number of elements ", count);
   Tensor out = empty({int64_t(count)}, d, kCPU);
   dispatch(d, [&](auto tag) {
@@ -312,7 +316,8 @@ Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step, std::o
     T* p = out.data<T>();
     for (int64_t i = 0; i < out.numel(); ++i) {
       if (any_float) p[i] = T(opmath_t<T>(lo + double(i) * st));
-      else p[i] = T(opmath_t<T>(start.to_int64() + i * step.to_int64()));
+      // start + i * step lies between start and end; modulo 2**64 the terms may wrap on the way.
+      else p[i] = T(opmath_t<T>(int64_t(uint64_t(start.to_int64()) + uint64_t(i) * uint64_t(step.to_int64()))));
     }
   });
   return to(out, resolve(device));

@@ -3,9 +3,11 @@
 
 #include <algorithm>
 #include <limits>
+#include <optional>
 
 #include "wick/core_ops.h"
 #include "wick/ops.h"
+#include "wick/overflow.h"
 
 namespace wick {
 
@@ -38,12 +40,29 @@ void TensorImpl::set_geometry(Storage storage, DimVector sizes, DimVector stride
   refresh();
 }
 
+// See Note [Checked size arithmetic]: the one place every geometry passes.
 void TensorImpl::refresh() {
   WICK_INTERNAL_ASSERT(sizes_.size() == strides_.size());
-  numel_ = 1;
-  for (int64_t s : sizes_) numel_ *= s;
+  for (int64_t s : sizes_) {
+    WICK_CHECK_VALUE(s >= 0, "Trying to create tensor with negative dimension ", s, ": ", shape_str(sizes_));
+  }
+  const std::optional<int64_t> numel = numel_checked(sizes_);
+  WICK_CHECK(numel, "numel: integer multiplication overflow for the sizes ", shape_str(sizes_));
+  WICK_CHECK_VALUE(offset_ >= 0, "negative storage offset ", offset_);
+  numel_ = *numel;
   contiguous_ = true;  // any tensor without elements is contiguous
   if (numel_ == 0) return;
+  // The lowest and highest elements addressed, and the capacity of the storage, in elements.
+  int64_t lo = offset_, hi = offset_;
+  bool overflow = false;
+  for (size_t i = 0; i < sizes_.size(); ++i) {
+    int64_t reach;
+    overflow = __builtin_mul_overflow(sizes_[i] - 1, strides_[i], &reach) || overflow;
+    overflow = __builtin_add_overflow(reach < 0 ? lo : hi, reach, reach < 0 ? &lo : &hi) || overflow;
+  }
+  const int64_t capacity = int64_t(std::min<size_t>(storage_->nbytes(), size_t(INT64_MAX))) / wick::itemsize(dtype_);
+  WICK_CHECK(!overflow && lo >= 0 && hi < capacity, "a tensor of sizes ", shape_str(sizes_), " and strides ",
+             shape_str(strides_), " at offset ", offset_, " reaches outside its storage of ", capacity, " elements");
   int64_t expected = 1;
   for (size_t i = sizes_.size(); i-- > 0;) {
     if (sizes_[i] == 1) continue;
@@ -75,23 +94,21 @@ std::string shape_str(IntArrayRef sizes) {
 DimVector contiguous_strides(IntArrayRef sizes) {
   DimVector strides(sizes.size());
   int64_t stride = 1;
+  bool overflow = false;
   for (size_t i = sizes.size(); i-- > 0;) {
     strides[i] = stride;
-    stride *= std::max<int64_t>(sizes[i], 1);
+    // Dims of size 0 count as 1, so strides may pass int64 where the element count does not.
+    if (i > 0) overflow = __builtin_mul_overflow(stride, std::max<int64_t>(sizes[i], 1), &stride) || overflow;
   }
+  WICK_CHECK(!overflow, "Storage size calculation overflowed with sizes=", shape_str(sizes));
   return strides;
 }
 
 int64_t checked_numel(IntArrayRef sizes) {
-  int64_t n = 1;
-  for (int64_t s : sizes) {
-    WICK_CHECK_VALUE(s >= 0, "negative dimension ", s, " in size ", shape_str(sizes));
-    if (s != 0 && n > std::numeric_limits<int64_t>::max() / s) {
-      throw OutOfMemoryError("the size " + shape_str(sizes) + " has more elements than memory can hold");
-    }
-    n *= s;
-  }
-  return n;
+  for (int64_t s : sizes) WICK_CHECK_VALUE(s >= 0, "negative dimension ", s, " in size ", shape_str(sizes));
+  const std::optional<int64_t> n = numel_checked(sizes);
+  if (!n) throw OutOfMemoryError("the size " + shape_str(sizes) + " has more elements than memory can hold");
+  return *n;
 }
 
 Tensor make_tensor(Storage storage, DType dtype, DimVector sizes, DimVector strides, int64_t offset) {
@@ -106,27 +123,28 @@ Tensor make_view(const Tensor& self, DimVector sizes, DimVector strides, int64_t
   return view;
 }
 
+Tensor alias(const Tensor& self) {
+  return make_view(self, self.sizes().vec(), self.strides().vec(), self.storage_offset());
+}
+
 Tensor empty_like(const Tensor& self) { return empty(self.sizes(), self.dtype(), self.device()); }
 
 Tensor as_strided(const Tensor& self, DimVector sizes, DimVector strides, int64_t offset) {
   WICK_CHECK(sizes.size() == strides.size(), "as_strided(): ", sizes.size(), " sizes but ",
                    strides.size(), " strides");
-  int64_t last = offset;
-  bool empty = false;
   for (size_t i = 0; i < sizes.size(); ++i) {
     WICK_CHECK_VALUE(sizes[i] >= 0 && strides[i] >= 0, "as_strided(): negative size or stride");
-    if (sizes[i] == 0) empty = true;
-    else last += (sizes[i] - 1) * strides[i];
   }
-  const int64_t capacity = int64_t(self.storage()->nbytes()) / self.itemsize();
-  WICK_CHECK(offset >= 0 && (empty || last < capacity), "as_strided(): the view reaches element ",
-                   last, " of a storage holding ", capacity);
-  return make_view(self, std::move(sizes), std::move(strides), offset);
+  WICK_CHECK_VALUE(offset >= 0, "as_strided(): negative storage offset ", offset);
+  return make_view(self, std::move(sizes), std::move(strides), offset);  // refresh() checks the reach
 }
 
 void resize_(const Tensor& self, IntArrayRef sizes) {
   const int64_t numel = checked_numel(sizes);
-  const size_t nbytes = size_t(numel + self.storage_offset()) * size_t(self.itemsize());
+  const std::optional<int64_t> elements = add_checked(numel, self.storage_offset());
+  const std::optional<int64_t> bytes = elements ? mul_checked(*elements, self.itemsize()) : std::nullopt;
+  if (!bytes) throw OutOfMemoryError("Storage size calculation overflowed with sizes=" + shape_str(sizes));
+  const size_t nbytes = size_t(*bytes);
   Storage storage = self.storage();
   if (nbytes > storage->nbytes()) {
     Storage bigger = allocate_storage(nbytes, self.device());

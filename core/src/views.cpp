@@ -6,6 +6,7 @@
 
 #include "wick/core_ops.h"
 #include "wick/ops.h"
+#include "wick/overflow.h"
 
 namespace wick {
 namespace {
@@ -14,20 +15,25 @@ namespace {
 DimVector infer_size(const char* op, IntArrayRef shape, int64_t numel) {
   DimVector out = shape.vec();
   std::optional<size_t> infer;
-  int64_t known = 1;
+  DimVector given;  // the sizes other than -1
   for (size_t i = 0; i < out.size(); ++i) {
     if (out[i] == -1) {
       WICK_CHECK(!infer, op, "(): only one dimension can be inferred");
       infer = i;
     } else {
       WICK_CHECK(out[i] >= 0, op, "(): invalid shape dimension ", out[i]);
-      known *= out[i];
+      given.push_back(out[i]);
     }
   }
+  // A product past int64 cannot equal the element count of any tensor (Note [Checked size arithmetic]).
+  const std::optional<int64_t> known = numel_checked(given);
   if (infer) {
-    WICK_CHECK(known != 0 && numel % known == 0, op, "(): shape '", shape_str(shape),
+    WICK_CHECK(numel != 0 || known != 0, op, "(): cannot reshape tensor of 0 elements into shape ",
+               shape_str(shape), " because the unspecified dimension size -1 can be any value and is ambiguous");
+    // Sizes whose product passes int64 leave room for no element but with a -1 of 0.
+    WICK_CHECK(known ? *known != 0 && numel % *known == 0 : numel == 0, op, "(): shape '", shape_str(shape),
                "' is invalid for input of size ", numel);
-    out[*infer] = numel / known;
+    out[*infer] = known ? numel / *known : 0;
   } else {
     WICK_CHECK(known == numel, op, "(): shape '", shape_str(shape), "' is invalid for input of size ", numel);
   }
@@ -40,18 +46,19 @@ std::optional<DimVector> view_strides(IntArrayRef sizes, IntArrayRef strides, co
   DimVector out(shape.size());
   if (shape.empty()) return out;
   if (sizes.empty()) return DimVector(shape.size(), 1);  // a 0-d tensor: any all-ones shape
-  int64_t numel = 1;
-  for (int64_t s : sizes) numel *= s;
-  if (numel == 0) return contiguous_strides(shape);
+  if (numel_checked(sizes) == 0) return contiguous_strides(shape);
   int64_t view_d = int64_t(shape.size()) - 1;
   int64_t chunk_base_stride = strides.empty() ? 1 : strides.back();
   int64_t tensor_numel = 1, view_numel = 1;
   for (int64_t d = int64_t(sizes.size()) - 1; d >= 0; --d) {
     tensor_numel *= sizes[size_t(d)];
+    // Partial products of sizes stay below the element count; times a stride they may not.
     if (d == 0 || (sizes[size_t(d - 1)] != 1 &&
-                   strides[size_t(d - 1)] != tensor_numel * chunk_base_stride)) {
+                   strides[size_t(d - 1)] != mul_checked(tensor_numel, chunk_base_stride))) {
       while (view_d >= 0 && (view_numel < tensor_numel || shape[size_t(view_d)] == 1)) {
-        out[size_t(view_d)] = view_numel * chunk_base_stride;
+        const std::optional<int64_t> stride = mul_checked(view_numel, chunk_base_stride);
+        if (!stride) return std::nullopt;
+        out[size_t(view_d)] = *stride;
         view_numel *= shape[size_t(view_d)];
         --view_d;
       }
@@ -132,11 +139,15 @@ Tensor slice(const Tensor& self, int64_t dim, std::optional<int64_t> start, std:
     return std::clamp<int64_t>(x, 0, n);
   };
   const int64_t lo = clamp(start, 0), hi = std::max(lo, clamp(end, n));
+  const int64_t length = hi == lo ? 0 : (hi - lo - 1) / step + 1;  // any step, up to 2**63 - 1
   DimVector sizes = self.sizes().vec(), strides = self.strides().vec();
-  sizes[size_t(d)] = (hi - lo + step - 1) / step;
-  strides[size_t(d)] *= step;
-  return make_view(self, std::move(sizes), std::move(strides),
-                  self.storage_offset() + (sizes[size_t(d)] ? lo * self.strides()[size_t(d)] : 0));
+  sizes[size_t(d)] = length;
+  // A dim of one element keeps its stride: a step past the end must not make a new one overflow.
+  if (length > 1) strides[size_t(d)] = or_overflow_error(mul_checked(strides[size_t(d)], step));
+  const int64_t offset =
+      length == 0 ? self.storage_offset()
+                  : or_overflow_error(offset_checked(self.storage_offset(), lo, self.strides()[size_t(d)]));
+  return make_view(self, std::move(sizes), std::move(strides), offset);
 }
 
 Tensor narrow(const Tensor& self, int64_t dim, int64_t start, int64_t length) {
@@ -146,7 +157,7 @@ Tensor narrow(const Tensor& self, int64_t dim, int64_t start, int64_t length) {
   if (start < 0) start += n;
   WICK_CHECK_INDEX(start >= 0 && start <= n, "narrow(): start (", start, ") is out of bounds for dim ", d,
                    " of size ", n);
-  WICK_CHECK_INDEX(length >= 0 && start + length <= n, "narrow(): start (", start, ") + length (", length,
+  WICK_CHECK_INDEX(length >= 0 && length <= n - start, "narrow(): start (", start, ") + length (", length,
                    ") exceeds dimension size (", n, ")");
   return slice(self, d, start, start + length, 1);
 }
@@ -159,7 +170,7 @@ Tensor select(const Tensor& self, int64_t dim, int64_t index) {
                    " with size ", n);
   if (index < 0) index += n;
   DimVector sizes = self.sizes().vec(), strides = self.strides().vec();
-  const int64_t offset = self.storage_offset() + index * strides[size_t(d)];
+  const int64_t offset = or_overflow_error(offset_checked(self.storage_offset(), index, strides[size_t(d)]));
   sizes.erase(sizes.begin() + d);
   strides.erase(strides.begin() + d);
   return make_view(self, std::move(sizes), std::move(strides), offset);
@@ -211,7 +222,8 @@ Tensor squeeze(const Tensor& self, int64_t dim) {
 Tensor unsqueeze(const Tensor& self, int64_t dim) {
   const int64_t d = wrap_dim(dim, self.dim() + 1);
   DimVector sizes = self.sizes().vec(), strides = self.strides().vec();
-  const int64_t stride = d < self.dim() ? sizes[size_t(d)] * strides[size_t(d)] : 1;
+  // The new dim has one element, so any stride serves where this product passes int64.
+  const int64_t stride = d < self.dim() ? mul_checked(sizes[size_t(d)], strides[size_t(d)]).value_or(1) : 1;
   sizes.insert(sizes.begin() + d, 1);
   strides.insert(strides.begin() + d, stride);
   return make_view(self, std::move(sizes), std::move(strides), self.storage_offset());
@@ -223,9 +235,7 @@ Tensor flatten(const Tensor& self, int64_t start_dim, int64_t end_dim) {
   WICK_CHECK(start <= end, "flatten() has invalid args: start_dim cannot come after end_dim");
   if (start == end) return self;  // as PyTorch: the same tensor, not a new view
   DimVector shape(self.sizes().begin(), self.sizes().begin() + start);
-  int64_t merged = 1;
-  for (int64_t d = start; d <= end; ++d) merged *= self.size(d);
-  shape.push_back(merged);
+  shape.push_back(*numel_checked(IntArrayRef(self.sizes().data() + start, size_t(end - start + 1))));
   shape.insert(shape.end(), self.sizes().begin() + end + 1, self.sizes().end());
   return reshape(self, shape);
 }
@@ -235,8 +245,7 @@ Tensor unflatten(const Tensor& self, int64_t dim, IntArrayRef sizes) {
   WICK_CHECK(!sizes.empty(), "unflatten(): sizes must be non-empty");
   const int64_t n = self.size(d);
   std::optional<size_t> infer;
-  int64_t known = 1;
-  bool overflow = false;
+  DimVector given;  // the sizes other than -1
   for (size_t i = 0; i < sizes.size(); ++i) {
     if (sizes[i] == -1) {
       WICK_CHECK(!infer, "unflatten(): only one dimension can be inferred");
@@ -244,18 +253,18 @@ Tensor unflatten(const Tensor& self, int64_t dim, IntArrayRef sizes) {
       continue;
     }
     WICK_CHECK(sizes[i] >= 0, "unflatten(): invalid size ", sizes[i], " in ", shape_str(sizes));
-    overflow = __builtin_mul_overflow(known, sizes[i], &known) || overflow;
+    given.push_back(sizes[i]);
   }
+  const std::optional<int64_t> known = numel_checked(given);  // nullopt: past int64, so not n
   DimVector split = sizes.vec();
+  bool fits = known == n;
   if (infer) {
-    WICK_CHECK(known != 0 || overflow, "unflatten(): cannot unflatten a dim of size ", n, " into ",
+    WICK_CHECK(known != 0, "unflatten(): cannot unflatten a dim of size ", n, " into ",
                shape_str(sizes), ": the size -1 can be any value and is ambiguous");
-    overflow = overflow || n % known != 0;
-    if (!overflow) split[*infer] = n / known;
-  } else {
-    overflow = overflow || known != n;
+    fits = known && n % *known == 0;
+    if (fits) split[*infer] = n / *known;
   }
-  WICK_CHECK(!overflow, "unflatten(): Provided sizes ", shape_str(sizes), " don't multiply up to the size of dim ",
+  WICK_CHECK(fits, "unflatten(): Provided sizes ", shape_str(sizes), " don't multiply up to the size of dim ",
              d, " (", n, ") in the input tensor");
   // Splitting one dim is always a view: the new dims step through the old one's stride.
   DimVector new_sizes(self.sizes().begin(), self.sizes().begin() + d);
@@ -263,7 +272,7 @@ Tensor unflatten(const Tensor& self, int64_t dim, IntArrayRef sizes) {
   const DimVector inner = contiguous_strides(split);
   for (size_t i = 0; i < split.size(); ++i) {
     new_sizes.push_back(split[i]);
-    new_strides.push_back(inner[i] * self.stride(d));
+    new_strides.push_back(or_overflow_error(mul_checked(inner[i], self.stride(d))));
   }
   new_sizes.insert(new_sizes.end(), self.sizes().begin() + d + 1, self.sizes().end());
   new_strides.insert(new_strides.end(), self.strides().begin() + d + 1, self.strides().end());
@@ -284,9 +293,13 @@ Tensor diagonal(const Tensor& self, int64_t offset, int64_t dim1, int64_t dim2) 
     length = offset <= -rows ? 0 : std::min(rows + offset, cols);
   }
   int64_t start = self.storage_offset();
-  if (length > 0) start += offset >= 0 ? offset * self.stride(b) : -offset * self.stride(a);
+  if (length > 0) {
+    start = or_overflow_error(offset >= 0 ? offset_checked(start, offset, self.stride(b))
+                                          : offset_checked(start, -offset, self.stride(a)));
+  }
   DimVector sizes = self.sizes().vec(), strides = self.strides().vec();
-  const int64_t step = strides[size_t(a)] + strides[size_t(b)];
+  // A diagonal of one element or none takes any stride.
+  const int64_t step = length > 1 ? or_overflow_error(add_checked(strides[size_t(a)], strides[size_t(b)])) : 1;
   for (int64_t d : {std::max(a, b), std::min(a, b)}) {
     sizes.erase(sizes.begin() + d);
     strides.erase(strides.begin() + d);

@@ -13,6 +13,9 @@ namespace wick {
 Tensor make_tensor(Storage storage, DType dtype, DimVector sizes, DimVector strides, int64_t offset);
 // A view of self's storage with new geometry; its base() is self's base, or self.
 Tensor make_view(const Tensor& self, DimVector sizes, DimVector strides, int64_t offset);
+// A view with self's own geometry: later changes to self's geometry (resize_) leave it as it is,
+// and its storage stays alive while it does. See Note [Tensors read without the GIL].
+Tensor alias(const Tensor& self);
 Tensor empty_like(const Tensor& self);
 // A view with explicit geometry; Error when it reaches outside the storage.
 Tensor as_strided(const Tensor& self, DimVector sizes, DimVector strides, int64_t offset);
