@@ -72,10 +72,17 @@ class TensorList {
   operator TensorListRef() const { return TensorListRef(tensors_.data(), tensors_.size()); }  // NOLINT
   // How many elements the tensors have together.
   int64_t numel() const;
+  // Puts `make(t)` in place of each tensor t, held by the list (Note [Tensors read without the GIL]).
+  template <typename Make>
+  void replace(Make make) {
+    replaced_.reserve(tensors_.size());
+    for (const Tensor*& t : tensors_) t = &replaced_.emplace_back(make(*t));
+  }
 
  private:
   PyObject* owned_ = nullptr;  // the tuple copied from a list
   SmallVector<const Tensor*, 8> tensors_;
+  std::vector<Tensor> replaced_;
 };
 
 // As worth_releasing() (errors.h), counting the tensors of Tensor[] arguments too.

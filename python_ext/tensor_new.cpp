@@ -255,7 +255,9 @@ Tensor as_tensor(PyObject* data, std::optional<DType> dtype, std::optional<Devic
 }
 
 PyObject* tolist(const Tensor& self) {
-  Tensor host = cpu(self);
+  // Making Python numbers may run Python code (the garbage collector, other threads),
+  // which may resize self: read an alias. See Note [Tensors read without the GIL].
+  const Tensor host = cpu(alias(self));
   return to_list(host.data_ptr(), host, 0);
 }
 

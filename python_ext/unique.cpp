@@ -1,5 +1,6 @@
 // python_ext/unique.cpp: unique(), whose flags decide whether it returns a tensor or a tuple, as torch.unique.
 #include "errors.h"
+#include "no_gil.h"
 #include "python_impls.h"
 #include "wick/ops.h"
 #include "wrap.h"
@@ -12,8 +13,8 @@ PyObject* unique(const Tensor& self, bool sorted, bool return_inverse, bool retu
                  std::optional<int64_t> dim) {
   std::tuple<Tensor, Tensor, Tensor> result;
   {
-    GilRelease nogil;
-    result = _unique2(self, sorted, return_inverse, return_counts, dim);
+    NoGil nogil(true, {&self});
+    result = nogil.restore(_unique2(nogil(self), sorted, return_inverse, return_counts, dim));
   }
   auto& [output, inverse, counts] = result;
   if (!return_inverse && !return_counts) return wrap(std::move(output));

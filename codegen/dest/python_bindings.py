@@ -1,7 +1,7 @@
 """The Python side: FASTCALL wrappers and PyMethodDef tables for Tensor methods and wick functions."""
 from __future__ import annotations
 
-from typing import Dict, List, Tuple
+from typing import Callable, Dict, List, Tuple
 
 from codegen.api import cpp
 from codegen.api.python import Binding, Overload, arg_kind, bindings, default_spec, return_types
@@ -61,41 +61,48 @@ def _case(ov: Overload, index: int) -> str:
 
     tensors = [names[p.name] for p in ov.sig.params if p.type.base == "Tensor" and not p.type.is_list]
     lists = [names[p.name] for p in ov.sig.params if arg_kind(p.type) == "TensorList"]
+    tensor_lists = [names[p.name] for p in ov.sig.params if p.type.base == "Tensor" and p.type.is_list]
 
-    def unlocked(stmt: str) -> str:
-        """`stmt`, with the GIL released around it when the op says so and has work (Note [GIL])."""
+    def unlocked(statement: Callable[[List[str]], str], outs: List[str], out_tuple: str = "") -> str:
+        """The call `statement(outs + args)`, with the GIL released around it when the op says so
+        and has work (Note [GIL]), on aliases of its tensors (Note [Tensors read without the GIL])."""
         if not ov.decl.releases_gil:
-            return stmt
-        counted = [tensors] + ([lists] if lists else [])  # the tensors of a Tensor[] count too
+            return statement(outs + args)
+        aliased = outs + tensors if not out_tuple else tensors
+        counted = [aliased] + ([lists] if lists else [])  # the tensors of a Tensor[] count too
         braced = ", ".join("{" + ", ".join("&" + name for name in group) + "}" for group in counted)
-        worth = f"worth_releasing({braced})" if tensors or lists else ""
-        return f"{{ GilRelease nogil{'(' + worth + ')' if worth else ''}; {stmt} }}"
+        worth = f"worth_releasing({braced})" if aliased or lists else "true"
+        held = "{" + ", ".join("&" + name for name in aliased) + "}"
+        pinned = "".join(f", {name}" for name in tensor_lists + ([out_tuple] if out_tuple else []))
+        call = statement([f"nogil({a})" if a in aliased else a for a in outs + args])
+        return f"{{ NoGil nogil({worth}, {held}{pinned}); {call} }}"
 
     if ov.has_out and ov.sig.fields:  # out= is a tuple of tensors, which come back in a named tuple
         n = len(ov.sig.fields)
         outs = [f"out_[{i}]" for i in range(n)]
         lines.append(f"if (PyObject* out = r.raw({len(ov.params) - 1}); out && out != Py_None) {{")
-        lines.append(f'  const std::array<Tensor, {n}> out_ = unpack_out_tuple<{n}>("{ov.decl.name}", out);')
-        lines.append("  " + unlocked(f"wick::{ov.cpp_function(True)}({', '.join(outs + args)});"))
+        lines.append(f'  std::array<Tensor, {n}> out_ = unpack_out_tuple<{n}>("{ov.decl.name}", out);')
+        lines.append("  " + unlocked(lambda a: f"wick::{ov.cpp_function(True)}({', '.join(a)});", outs, "out_"))
         lines.append(f"  return wrap_out_tuple(ReturnType::{ov.decl.name}, out);")
         lines.append("}")
     elif ov.has_out:
         out_index = len(ov.params) - 1
         lines.append(f"if (PyObject* out = r.raw({out_index}); out && out != Py_None) {{")
         lines.append("  const Tensor& out_ = unpack_tensor(out);")
-        lines.append("  " + unlocked(f"wick::{ov.cpp_function(True)}({', '.join(['out_'] + args)});"))
+        lines.append("  " + unlocked(lambda a: f"wick::{ov.cpp_function(True)}({', '.join(a)});", ["out_"]))
         lines.append("  return Py_NewRef(out);")
         lines.append("}")
     self_obj = "self" if ov.method else "r.raw(0)"
     if ov.returns_self:
-        lines.append(unlocked(f"{fn}({', '.join(args)});"))
+        lines.append(unlocked(lambda a: f"{fn}({', '.join(a)});", []))
         lines.append(f"return Py_NewRef({self_obj});")
     elif ret == "None":
-        lines.append(unlocked(f"{fn}({', '.join(args)});"))
+        lines.append(unlocked(lambda a: f"{fn}({', '.join(a)});", []))
         lines.append("Py_RETURN_NONE;")
     else:
         lines.append(f"{cpp.signature_return_type(ov.sig)} result;")
-        lines.append(unlocked(f"result = {fn}({', '.join(args)});"))
+        restored = "result = nogil.restore({});" if ov.decl.releases_gil else "result = {};"
+        lines.append(unlocked(lambda a: restored.format(f"{fn}({', '.join(a)})"), []))
         lines.append(f"return {wrap}std::move(result));")
     return "\n".join(lines)
 

@@ -75,6 +75,9 @@ def _format(t, fmt, indent, summarise):
 
 
 def tensor_repr(t):
+    # Formatting runs Python code, during which another thread may resize t: read one
+    # tensor of fixed geometry over its memory.
+    t = t.detach()
     prefix = "tensor("
     suffixes = []
     if t.numel() == 0 and t.dim() != 1:
