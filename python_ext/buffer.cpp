@@ -11,6 +11,7 @@
 #include "interop.h"
 #include "tensor_type.h"
 #include "wick/core_ops.h"
+#include "wick/overflow.h"
 
 namespace wick {
 namespace python {
@@ -99,7 +100,9 @@ int tensor_getbuffer(PyObject* self, Py_buffer* view, int flags) {
     exported->storage = t.storage();
     for (int64_t d = 0; d < t.dim(); ++d) {
       exported->shape.push_back(Py_ssize_t(t.sizes()[d]));
-      exported->strides.push_back(Py_ssize_t(t.strides()[d] * t.itemsize()));
+      // Strides in bytes fit for a tensor with elements (Note [Checked size arithmetic]); for one
+      // without, any stride serves.
+      exported->strides.push_back(Py_ssize_t(mul_checked(t.strides()[d], t.itemsize()).value_or(0)));
     }
     const bool nd = (flags & PyBUF_ND) == PyBUF_ND;
     view->buf = t.data_ptr() ? t.data_ptr() : empty_buffer;

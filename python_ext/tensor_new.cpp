@@ -170,7 +170,9 @@ PyObject* to_list(const char* data, const Tensor& t, int64_t dim) {
     });
   }
   const int64_t n = t.sizes()[size_t(dim)];
-  const int64_t step = t.strides()[size_t(dim)] * t.itemsize();
+  // In bytes, within the tensor's reach (Note [Checked size arithmetic]); a tensor without
+  // elements reaches nothing, and its lists hold no numbers to find.
+  const int64_t step = t.numel() == 0 ? 0 : t.strides()[size_t(dim)] * t.itemsize();
   PyObject* list = PyList_New(Py_ssize_t(n));
   if (!list) throw python_error();
   for (int64_t i = 0; i < n; ++i) {

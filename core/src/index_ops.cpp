@@ -322,6 +322,8 @@ Tensor index_select_out(const Tensor& out, const Tensor& self, int64_t dim, cons
   DimVector sizes = self.sizes().vec();
   if (self.dim() > 0) sizes[size_t(d)] = index.numel();
   Tensor result = empty(sizes, self.dtype(), self.device());
+  // Else self has elements too, and products of its sizes fit.
+  if (result.numel() == 0) return detail::finish_out("index_select", out, result);
   int64_t inner = 1;  // elements per run: the dims after d, when self is contiguous
   for (int64_t e = d + 1; e < self.dim(); ++e) inner *= self.size(e);
   if (self.is_contiguous()) {
@@ -348,7 +350,7 @@ Tensor index_select_out(const Tensor& out, const Tensor& self, int64_t dim, cons
         }
       }
     });
-  } else if (result.numel() > 0) {
+  } else {
     // A gather (Note [Indexed rows]) whose index is pos along d, the same (stride 0) along every other dim.
     DimVector loop = src.sizes, target = src.strides, along(src.sizes.size(), 0);
     loop[size_t(d)] = int64_t(pos.size());

@@ -12,7 +12,9 @@
 #include "wick/core_ops.h"
 #include "wick/cpu/parallel.h"
 #include "wick/dispatch.h"
+#include "wick/overflow.h"
 #include "wick/ops.h"
+#include "wick/overflow.h"
 
 namespace wick {
 namespace {
@@ -65,8 +67,7 @@ bool blas_layout(const Tensor& m, CBLAS_TRANSPOSE* trans, int64_t* ld) {
 // order of `batch`: a broadcast dim adds nothing.
 std::vector<int64_t> batch_offsets(const Tensor& t, IntArrayRef batch) {
   const size_t own = size_t(t.dim() - 2), lead = batch.size() - own;
-  int64_t count = 1;
-  for (int64_t s : batch) count *= s;
+  const int64_t count = checked_numel(batch);
   std::vector<int64_t> offsets(size_t(count), 0);
   DimVector index(batch.size(), 0);
   for (int64_t i = 0; i < count; ++i) {
@@ -207,9 +208,8 @@ void blas_product(int64_t n, int64_t k, int64_t m, const BlasOperand<T>& a, cons
 void gemm_batched(const Tensor& out, Tensor a, Tensor b, IntArrayRef batch, const Scalar& alpha,
                   const Scalar& beta, bool reduce) {
   const int64_t n = a.size(-2), k = a.size(-1), m = b.size(-1);
-  int64_t count = 1;
-  for (int64_t s : batch) count *= s;
   if (out.numel() == 0) return;
+  const int64_t count = *numel_checked(batch);  // at most out's element count
   if (k == 0 || count == 0) {  // sums of nothing: out = beta * out
     if (beta.to_double() == 0) zero_(out);
     else if (beta.to_double() != 1) mul_(out, beta);
@@ -353,8 +353,8 @@ Tensor matmul_out(const Tensor& out, const Tensor& self, const Tensor& other) {
     return true;
   }();
   if (fold) {
-    int64_t count = n;
-    for (int64_t s : a_batch) count *= s;
+    // a's rows: all its dims but the last, which may hold no elements (k == 0) when these are many.
+    const int64_t count = or_overflow_error(numel_checked(IntArrayRef(a.sizes().data(), size_t(a.dim() - 1))));
     const Tensor rows = as_strided(a, {count, k}, {a.stride(-2), a.stride(-1)}, a.storage_offset());
     gemm_batched(result, rows, b, {}, 1, 0, false);
   } else {

@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "reducers.h"
+#include "wick/overflow.h"
 
 namespace wick {
 namespace detail {
@@ -22,15 +23,17 @@ Reduction plan(const char* op, const Tensor& self, IntArrayRef dims, bool keepdi
     if (reduce[size_t(d)]) {
       r.reduced_sizes.push_back(size);
       r.reduced_strides.push_back(stride);
-      r.group_size *= size;
       if (keepdim) r.out_shape.push_back(1);
     } else {
       r.kept_sizes.push_back(size);
       r.kept_strides.push_back(stride);
-      r.groups *= size;
       r.out_shape.push_back(size);
     }
   }
+  // Zero-aware products (Note [Checked size arithmetic]): the groups are the result's elements,
+  // and groups past int64 cannot be allocated; a group size past int64 leaves no group at all.
+  r.groups = checked_numel(r.kept_sizes);
+  r.group_size = numel_checked(r.reduced_sizes).value_or(0);
   return r;
 }
 
