@@ -13,7 +13,10 @@
 // Second, when anything was recorded, one core index() (or index_put_() for
 // assignment) applies all of it to the view; see Note [Advanced indexing].
 // A top-level tuple is a tuple of indices; a list is always an index tensor
-// (NumPy >= 1.23), never a tuple in disguise.
+// (NumPy >= 1.23), never a tuple in disguise. Converting an item may run
+// Python code (__index__ of an int or a slice bound, a list's elements), which
+// may resize the tensor indexed or an index tensor: every item is converted
+// before the tensor's geometry is read, and index tensors are taken as aliases.
 #include "indexing.h"
 
 #include <cstring>
@@ -39,9 +42,10 @@ namespace {
 struct IndexItem {
   enum class Kind { Int, Slice, None, Ellipsis, Tensor };
   Kind kind;
-  int64_t value = 0;          // Int
-  PyObject* slice = nullptr;  // Slice, borrowed from the index
-  Tensor tensor;              // Tensor: int64/int32, or a bool/uint8 mask
+  int64_t value = 0;                          // Int
+  std::optional<int64_t> start, stop;         // Slice: None is nullopt
+  int64_t step = 1;                           // Slice
+  Tensor tensor;                              // Tensor: int64/int32, or a bool/uint8 mask
 
   // How many dims of the indexed tensor the item takes.
   int64_t consumed() const {
@@ -142,8 +146,15 @@ IndexItem to_item(PyObject* obj) {
   if (obj == Py_None) return {IndexItem::Kind::None};
   if (obj == Py_Ellipsis) return {IndexItem::Kind::Ellipsis};
   if (PySlice_Check(obj)) {
+    // Read now, with every other item, before any geometry is: __index__ of a bound may run Python code.
     IndexItem item{IndexItem::Kind::Slice};
-    item.slice = obj;
+    Py_ssize_t start, stop, step;
+    if (PySlice_Unpack(obj, &start, &stop, &step) < 0) throw python_error();
+    WICK_CHECK_VALUE(step > 0, "step must be greater than zero");
+    PySliceObject* s = reinterpret_cast<PySliceObject*>(obj);
+    if (s->start != Py_None) item.start = start;
+    if (s->stop != Py_None) item.stop = stop;
+    item.step = step;
     return item;
   }
   if (PyBool_Check(obj)) return mask_item(obj == Py_True);
@@ -216,16 +227,10 @@ Sliced apply_slicing(const Tensor& self, PyObject* index) {
       case IndexItem::Kind::Int:
         result = select(result, dim, item.value);
         break;
-      case IndexItem::Kind::Slice: {
-        Py_ssize_t start, stop, step;
-        if (PySlice_Unpack(item.slice, &start, &stop, &step) < 0) throw python_error();
-        WICK_CHECK_VALUE(step > 0, "step must be greater than zero");
-        PySliceObject* s = reinterpret_cast<PySliceObject*>(item.slice);
-        result = slice(result, dim, s->start == Py_None ? std::nullopt : std::optional<int64_t>(start),
-                       s->stop == Py_None ? std::nullopt : std::optional<int64_t>(stop), step);
+      case IndexItem::Kind::Slice:
+        result = slice(result, dim, item.start, item.stop, item.step);
         ++dim;
         break;
-      }
       case IndexItem::Kind::None:
         result = unsqueeze(result, dim);
         ++dim;

@@ -177,3 +177,13 @@ def test_object_with_array_interface_only():
                                    np.array([True, False, True, False, True])])
 def test_numpy_indices_index_as_numpy_does(index):
     assert np.asarray(wick.arange(5)[index]).tolist() == np.arange(5)[index].tolist()
+
+
+def test_slice_bound_that_resizes_the_tensor_indexed():
+    x = wick.arange(10.0)
+    shrink = Index(1, lambda: wick.add(wick.zeros(3), 5, out=x))
+    with pytest.warns(UserWarning, match="resized"):
+        assert x[shrink:].tolist() == [5.0, 5.0]  # the index is read first, then x as it is then
+    with pytest.warns(UserWarning, match="resized"):
+        x[Index(0, lambda: wick.add(wick.zeros(4), 1, out=x)):2] = 7
+    assert x.tolist() == [7.0, 7.0, 1.0, 1.0]
