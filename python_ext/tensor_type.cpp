@@ -62,24 +62,42 @@ void clear_slots(PyTypeObject* type, PyObject* self) {
   }
 }
 
-// The deallocator of every Python subclass (wick.Tensor among them), in place
-// of CPython's subtype_dealloc, which would clear __dict__ before preservation
-// could keep it. It does what subtype_dealloc does for a GC type.
+// Whether a subclass instance that Python dropped lives on: brought back by its
+// __del__, or preserved. It comes in untracked by the garbage collector, and
+// leaves tracked if it lives on.
 //
 // __del__ runs when Python drops its last reference, before preservation, so
 // that it always sees a tensor: a preserved object gives its TensorImpl up, and
 // when that dies and releases the object, __del__ has already run (CPython runs
 // it once), so nothing can bring the object back without a tensor.
+bool lives_on(PyObject* self) {
+  if (Py_TYPE(self)->tp_finalize) {
+    PyObject_GC_Track(self);
+    if (PyObject_CallFinalizerFromDealloc(self) < 0) return true;  // __del__ resurrected it
+    PyObject_GC_UnTrack(self);
+  }
+  if (!try_preserve(self)) return false;
+  PyObject_GC_Track(self);
+  return true;
+}
+
+// The deallocator of every Python subclass (wick.Tensor among them), in place
+// of CPython's subtype_dealloc, which would clear __dict__ before preservation
+// could keep it. It does what subtype_dealloc does for a GC type, the trashcan
+// included: that defers deallocations nested too deep (a chain of tensors
+// through their __slots__) instead of overflowing the C stack.
 void subclass_dealloc(PyObject* self) {
   PyTypeObject* type = Py_TYPE(self);
-  if (type->tp_finalize && PyObject_CallFinalizerFromDealloc(self) < 0) return;  // __del__ resurrected it
-  if (try_preserve(self)) return;
   PyObject_GC_UnTrack(self);
-  if (type->tp_weaklistoffset) PyObject_ClearWeakRefs(self);
-  for (PyTypeObject* t = type; t != &TensorBaseType; t = t->tp_base) clear_slots(t, self);
-  if (PyObject** dict = _PyObject_GetDictPtr(self)) Py_CLEAR(*dict);
-  tensor_dealloc(self);
-  Py_DECREF(type);  // instances of heap types own a reference to their type
+  Py_TRASHCAN_BEGIN(self, subclass_dealloc)
+  if (!lives_on(self)) {
+    if (type->tp_weaklistoffset) PyObject_ClearWeakRefs(self);
+    for (PyTypeObject* t = type; t != &TensorBaseType; t = t->tp_base) clear_slots(t, self);
+    if (PyObject** dict = _PyObject_GetDictPtr(self)) Py_CLEAR(*dict);
+    tensor_dealloc(self);
+    Py_DECREF(type);  // instances of heap types own a reference to their type
+  }
+  Py_TRASHCAN_END
 }
 
 void tensor_dealloc(PyObject* self) {
@@ -119,8 +137,13 @@ PyObject* get_ndim(PyObject* self, void*) { return PyLong_FromLongLong(self_tens
 PyObject* get_is_cuda(PyObject* self, void*) { return PyBool_FromLong(self_tensor(self).device().is_cuda()); }
 PyObject* get_itemsize(PyObject* self, void*) { return PyLong_FromLongLong(self_tensor(self).itemsize()); }
 PyObject* get_base(PyObject* self, void*) {
-  PyObject* base = reinterpret_cast<PyTensor*>(self)->base_ref;
-  return Py_NewRef(base ? base : Py_None);
+  PyTensor* tensor = reinterpret_cast<PyTensor*>(self);
+  if (!tensor->base_ref && tensor->cdata.defined() && tensor->cdata.impl()->base()) {
+    // Dropped by tp_clear, and the object lived on.
+    tensor->base_ref = guarded(nullptr, [&] { return wrap(tensor->cdata.base()); });
+    if (!tensor->base_ref) return nullptr;
+  }
+  return Py_NewRef(tensor->base_ref ? tensor->base_ref : Py_None);
 }
 
 PyGetSetDef tensor_getset[] = {

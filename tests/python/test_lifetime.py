@@ -204,3 +204,17 @@ def test_finalizer_that_resurrects_keeps_a_valid_tensor():
     assert back[1:]._base is back
     saved.clear()  # __del__ has run once: freed for good now
     gc.collect()
+
+
+def test_long_chains_through_slots_are_freed_without_recursion():
+    class Link(wick.Tensor):
+        __slots__ = ("next",)
+
+    head = Link(1)
+    for _ in range(200_000):  # deeper than the C stack could unwind one by one
+        link = Link(1)
+        link.next = head
+        head = link
+    ref = weakref.ref(head)
+    del head, link
+    assert ref() is None
