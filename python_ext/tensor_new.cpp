@@ -159,31 +159,31 @@ class NestedData {
   int64_t count_ = 0;                                // elements read
 };
 
+// A new reference: the elements of `t` from dim `dim` on, as nested lists.
 PyObject* to_list(const char* data, const Tensor& t, int64_t dim) {
   if (dim == t.dim()) {
-    return dispatch(t.dtype(), [&](auto tag) -> PyObject* {
+    PyObject* value = dispatch(t.dtype(), [&](auto tag) -> PyObject* {
       using T = typename decltype(tag)::type;
       const T v = *reinterpret_cast<const T*>(data);
       if constexpr (std::is_same_v<T, bool>) return PyBool_FromLong(v);
       else if constexpr (std::is_integral_v<T>) return PyLong_FromLongLong(v);
       else return PyFloat_FromDouble(double(opmath_t<T>(v)));
     });
+    if (!value) throw python_error();
+    return value;
   }
+  // One level of C recursion per dim: a tensor of very many dims is a RecursionError.
+  if (Py_EnterRecursiveCall(" in tolist()")) throw python_error();
+  struct Leave {
+    ~Leave() { Py_LeaveRecursiveCall(); }
+  } leave;
   const int64_t n = t.sizes()[size_t(dim)];
   // In bytes, within the tensor's reach (Note [Checked size arithmetic]); a tensor without
   // elements reaches nothing, and its lists hold no numbers to find.
   const int64_t step = t.numel() == 0 ? 0 : t.strides()[size_t(dim)] * t.itemsize();
-  PyObject* list = PyList_New(Py_ssize_t(n));
-  if (!list) throw python_error();
-  for (int64_t i = 0; i < n; ++i) {
-    PyObject* item = to_list(data + i * step, t, dim + 1);
-    if (!item) {
-      Py_DECREF(list);
-      throw python_error();
-    }
-    PyList_SET_ITEM(list, Py_ssize_t(i), item);
-  }
-  return list;
+  OwnedRef list(PyList_New(Py_ssize_t(n)));
+  for (int64_t i = 0; i < n; ++i) PyList_SET_ITEM(list.get(), Py_ssize_t(i), to_list(data + i * step, t, dim + 1));
+  return list.release();
 }
 
 }  // namespace

@@ -106,3 +106,11 @@ def test_huge_view_sizes_from_int_lists():
             x.view(shape)
     with pytest.raises(OverflowError):
         x.view(2**63, 1)
+
+
+def test_tensors_of_very_many_dims():
+    x = wick.zeros([1] * 100_000)
+    assert (x + 1).sum().item() == 1.0 and x.view(-1).shape == (1,)
+    with pytest.raises(RecursionError):
+        x.tolist()
+    assert wick.zeros([1] * 500).tolist() == torch.zeros([1] * 500).tolist()
