@@ -159,25 +159,26 @@ class _Loader(Composer, _Parser, SafeConstructor, Resolver):  # type: ignore[mis
         return value
 
     def construct_checked_int(self, node: yaml.ScalarNode) -> int:
-        value = self.construct_yaml_int(node)
-        if not _DECIMAL_INT.match(node.value):
-            raise self.error(node, f"YAML reads the integer '{node.value}' as {value}",
-                             f"write {value}, or quote it for a string")
-        if not -2**63 <= value < 2**63:
-            raise self.error(node, f"integer {shown(value)} is out of the int64 range")
-        return value
+        text = node.value
+        if not _DECIMAL_INT.match(text):
+            raise self.error(node, f"integer {shown(text)} is not in plain decimal, which YAML 1.1 reads otherwise",
+                             "write it in decimal (YAML reads 0777 as 511 and 1:30 as 90), or quote it for a string")
+        # Python converts at most 4,300 digits; int64 has 19.
+        if len(text.lstrip("+-")) > 19 or not -2**63 <= int(text) < 2**63:
+            raise self.error(node, f"integer {shown(text)} is out of the int64 range")
+        return int(text)
 
     def construct_checked_float(self, node: yaml.ScalarNode) -> float:
         value = self.construct_yaml_float(node)
         if _SPECIAL_FLOAT.match(node.value):
             return value
         if "_" in node.value or ":" in node.value:
-            raise self.error(node, f"YAML reads the number '{node.value}' as {value!r}",
+            raise self.error(node, f"YAML reads {shown(node.value)} as the number {value!r}",
                              f"write {value!r}, or quote it for a string")
         if value in (float("inf"), float("-inf")):
-            raise self.error(node, f"'{node.value}' is too large for a double", "write .inf for infinity")
+            raise self.error(node, f"{shown(node.value)} is too large for a double", "write .inf for infinity")
         if value == 0 and any(c in "123456789" for c in re.split("[eE]", node.value)[0]):
-            raise self.error(node, f"'{node.value}' is too small for a double: it rounds to 0", "write 0.0")
+            raise self.error(node, f"{shown(node.value)} is too small for a double: it rounds to 0", "write 0.0")
         return value
 
 
