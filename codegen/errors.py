@@ -28,7 +28,7 @@ class DeclarationError(Exception):
         self.hint = hint
         text = f"{loc}: "
         if decl:
-            text += f"in '{decl}': "
+            text += f"in {shown(decl)}: "
         text += message
         if hint:
             text += f"; {hint}"

@@ -77,20 +77,20 @@ class Type:
         m = _TYPE.match(text)
         if not m or m.group("base") not in PARAM_TYPES:
             base = m.group("base") if m else text
-            raise err(f"unknown type '{base}'", did_you_mean(base, PARAM_TYPES))
+            raise err(f"unknown type {shown(base)}", did_you_mean(base, PARAM_TYPES))
         base, mods = m.group("base"), m.group("mods")
         allowed = PARAM_TYPES[base]
         found = _MODS.findall(mods)
         for mod in found:
             if mod not in allowed:
-                raise err(f"type '{base}' does not take '{mod}'")
+                raise err(f"type {shown(base)} does not take '{mod}'")
         is_list = "[]" in found or "?[]" in found
         t = Type(base, is_list, mods.endswith("?"), "(a!)" in mods, "?[]" in found)
         if base == "Tensor" and is_list and (t.optional or t.mutable):
-            raise err(f"type '{text}' is not supported",
+            raise err(f"type {shown(text)} is not supported",
                       "a list of tensors is 'Tensor[]', or 'Tensor?[]' when its elements may be None")
         if str(t) != text:
-            raise err(f"malformed type '{text}'", f"write it as '{t}'")
+            raise err(f"malformed type {shown(text)}", f"write it as '{t}'")
         return t
 
     def __str__(self) -> str:
@@ -151,7 +151,7 @@ class Signature:
     def parse(text: str, err: "ErrorAt") -> "Signature":
         m = re.fullmatch(r"\((?P<params>.*)\)\s*->\s*(?P<ret>\(.*\)|\S+)", text.strip())
         if not m:
-            raise err(f"malformed signature '{text}'",
+            raise err(f"malformed signature {shown(text)}",
                       "expected '(Type name, ..., *, Type name=default) -> Return'")
         params: List[Param] = []
         kwarg_only = False
@@ -165,7 +165,7 @@ class Signature:
                 continue
             pm = re.fullmatch(r"(?P<type>\S+)\s+(?P<name>\w+)(\s*=\s*(?P<default>\S+))?", piece)
             if not pm:
-                raise err(f"malformed parameter '{piece}'", "expected 'Type name' or 'Type name=default'")
+                raise err(f"malformed parameter {shown(piece)}", "expected 'Type name' or 'Type name=default'")
             ptype = Type.parse(pm.group("type"), err)
             name, default = pm.group("name"), pm.group("default")
             _check_param_name(name, err)
@@ -182,10 +182,10 @@ class Signature:
         if fields:
             ret = f"({', '.join(map(str, fields))})"
         elif ret not in RETURN_TYPES:
-            raise err(f"unknown return type '{ret}'", did_you_mean(ret, RETURN_TYPES))
+            raise err(f"unknown return type {shown(ret)}", did_you_mean(ret, RETURN_TYPES))
         sig = Signature(tuple(params), ret, fields)
         if str(sig) != " ".join(text.split()):
-            raise err(f"signature does not round-trip: '{text}' prints as '{sig}'",
+            raise err(f"signature does not round-trip: {shown(text)} prints as {shown(str(sig))}",
                       "use one space after commas and around '->'")
         return sig
 
@@ -202,18 +202,18 @@ def _parse_fields(text: str, params: List[Param], err: "ErrorAt") -> Tuple[Retur
     for piece in [p.strip() for p in text[1:-1].split(",")]:
         fm = re.fullmatch(r"(?P<type>\S+)(\s+(?P<name>\S+))?", piece)
         if not fm:
-            raise err(f"malformed tuple return '{text}'", "expected '(Tensor name, Tensor name, ...)'")
+            raise err(f"malformed tuple return {shown(text)}", "expected '(Tensor name, Tensor name, ...)'")
         ftype, name = fm.group("type"), fm.group("name")
         if ftype not in TUPLE_FIELD_TYPES:
             raise err(f"a tuple return holds {' or '.join(sorted(TUPLE_FIELD_TYPES))} fields, not '{ftype}'",
                       did_you_mean(ftype, TUPLE_FIELD_TYPES))
         if name is None:
-            raise err(f"the fields of a tuple return need names: '{piece}' has none",
+            raise err(f"the fields of a tuple return need names: {shown(piece)} has none",
                       "write '(Tensor values, Tensor indices)'")
         why = "named tuples have no fields starting with '_'" if name.startswith("_") \
             else naming.parameter_problem(name, err.decl or "")
         if why:
-            raise err(f"'{name}' cannot name a field of a tuple return: {why}", "rename the field")
+            raise err(f"{shown(name)} cannot name a field of a tuple return: {why}", "rename the field")
         if any(f.name == name for f in fields):
             raise err(f"field '{name}' given twice in the tuple return")
         if any(p.name == name for p in params):
@@ -228,7 +228,7 @@ def _parse_fields(text: str, params: List[Param], err: "ErrorAt") -> Tuple[Retur
 def _check_param_name(name: str, err: "ErrorAt") -> None:
     why = naming.parameter_problem(name, err.decl or "")
     if why:
-        raise err(f"'{name}' cannot be a parameter name: {why}", "rename the parameter")
+        raise err(f"{shown(name)} cannot be a parameter name: {why}", "rename the parameter")
 
 
 def join_params(params: Sequence[Param], show: Callable[[Param], str]) -> str:
@@ -248,11 +248,11 @@ def _check_default(t: Type, name: str, default: str, err: "ErrorAt") -> None:
                       f"write '{t}?'")
         return
     if t.base == "str":
-        raise err(f"default '{default}' does not fit type '{t}' of parameter '{name}'",
+        raise err(f"default {shown(default)} does not fit type '{t}' of parameter '{name}'",
                   "a str parameter has no default, or is 'str?' with default None")
     pattern = None if t.is_list or t.optional else _DEFAULT_OK.get(t.base)
     if pattern is None or not pattern.match(default):
-        raise err(f"default '{default}' does not fit type '{t}' of parameter '{name}'",
+        raise err(f"default {shown(default)} does not fit type '{t}' of parameter '{name}'",
                   "write integers in decimal, without leading zeros" if re.fullmatch(r"-?0[0-9]+", default) else None)
     if t.base == "bool" or default in ("True", "False"):
         return
@@ -350,11 +350,12 @@ def parse_declaration(node: Node) -> Declaration:
     at_value = lambda key: ErrorAt(node.value_locs.get(key, node.loc), name if isinstance(name, str) else None)  # noqa: E731
     for key in node:
         if key not in KNOWN_KEYS:
-            raise at_key(key)(f"unknown key '{key}'", did_you_mean(key, KNOWN_KEYS))
+            raise at_key(key)(f"unknown key {shown(key)}", did_you_mean(key, KNOWN_KEYS))
     if "name" not in node:
         raise ErrorAt(node.loc, None)("missing key 'name'")
-    if not isinstance(name, str) or not _IDENT.match(name):
-        raise at_value("name")(f"name must be an identifier, not {shown(name)}")
+    if not isinstance(name, str) or not _IDENT.match(name) or len(name) > naming.MAX_LENGTH:
+        raise at_value("name")(f"name must be an identifier of at most {naming.MAX_LENGTH} characters, "
+                               f"not {shown(name)}")
 
     def get_str(key: str, required: bool = False) -> Optional[str]:
         if key not in node:
@@ -507,9 +508,12 @@ def numpy_function(numpy: str, sigs: Sequence[Signature]) -> Optional[str]:
 
 def _check_numpy_reference(numpy: str, sigs: List[Signature], raw_sigs: NodeList, name: str,
                            at_value) -> None:  # type: ignore[no-untyped-def]
-    if numpy_function(numpy, sigs) is None:
+    function = numpy_function(numpy, sigs)
+    if function is None:
         params = {p.name for s in sigs for p in s.params}
         expressions.check(numpy, params | {"np", "math"}, at_value("numpy"), functions=None)
+    elif why := naming.python_problem(function):
+        raise at_value("numpy")(f"'{function}' cannot name a function of numpy_ref: {why}")
     for sig, loc in zip(sigs, raw_sigs.item_locs):
         if sig.returns not in ("Tensor", "Tensor(a!)", "Tensor[]") and not sig.fields:
             raise ErrorAt(loc, name)("generated tests compare tensors (one, a tuple or a list of them), "

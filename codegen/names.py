@@ -29,7 +29,8 @@ CPP_KEYWORDS: FrozenSet[str] = frozenset("""
 """.split())
 # The lowercase macros that the generated units see (glibc's and GCC's, `g++ -dM -E`; the
 # preprocessor would replace an identifier of that name). Names in capitals are refused
-# whole, so only lowercase ones are listed; tests/codegen/test_names.py keeps the list whole.
+# whole, so only lowercase ones are listed, but for those starting with '_' (x86 intrinsics),
+# which C++ leaves to the implementation. tests/codegen/test_names.py keeps the list whole.
 MACROS: FrozenSet[str] = frozenset("""
     alloca assert assert_perror be16toh be32toh be64toh errno htobe16 htobe32 htobe64 htole16 htole32
     htole64 issubnormal le16toh le32toh le64toh linux math_errhandling offsetof pthread_cleanup_pop
@@ -37,10 +38,10 @@ MACROS: FrozenSet[str] = frozenset("""
     st_atime st_ctime st_mtime stderr stdin stdout strdupa strndupa timeradd timerclear timercmp
     timerisset timersub unix va_arg va_copy va_end va_start
 """.split())
-# The namespaces inside namespace wick (core/, python_ext/ and the generated kernels::): a
+# The namespaces that core/, python_ext/ and the generated code open inside wick, at any depth: a
 # function wick::<name> cannot have one of their names. (A parameter can: the name before a
 # `::` is looked up among namespaces and types alone.) tests/codegen/test_names.py keeps it whole.
-NAMESPACES: FrozenSet[str] = frozenset({"cuda_runtime", "detail", "kernels", "math", "python", "vec"})
+NAMESPACES: FrozenSet[str] = frozenset({"cuda_runtime", "detail", "impl", "kernels", "math", "python", "vec"})
 # What the generated code appends to an op's name: its in-place and out= C++ functions
 # (api/cpp.py), its functor (dest/kernels.py) and its kernel tables (templates/ops.cpp.j2).
 # A parameter named so would hide the one of its own op that the op's body calls.
@@ -51,12 +52,15 @@ GENERATED_NAMES: FrozenSet[str] = frozenset({
     "out", "result", "r", "self_", "out_", "nogil", "parser", "scalars", "args", "nargs", "kwnames", "module",
     "compute", "np", "math",
 })
+MAX_LENGTH = 64  # PyTorch's longest op names are about 50 characters
 _GENERATED_PATTERN = re.compile(r"a\d+|.*_in")  # the wrappers' converted arguments, a0, a1, ...
 _SNAKE = re.compile(r"[a-z_][a-z0-9_]*\Z")
 
 
 def cpp_problem(name: str) -> Optional[str]:
     """Why `name` cannot be an identifier of the generated C++, or None if it can."""
+    if len(name) > MAX_LENGTH:
+        return f"names are at most {MAX_LENGTH} characters"
     if not _SNAKE.match(name):
         return "names are lowercase snake_case, as PyTorch's (capitals are for C++ macros and types)"
     if "__" in name:

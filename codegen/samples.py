@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Tuple
 
-from codegen.errors import DeclarationError, Location, did_you_mean
+from codegen.errors import DeclarationError, Location, did_you_mean, shown
 from codegen.yaml_loader import Node, NodeList
 
 if TYPE_CHECKING:  # the model imports this module
@@ -168,10 +168,10 @@ def parse(node: Node, name: str, sigs: Sequence[Signature], dtypes: Sequence[str
     params = {p.name: p for s in sigs for p in s.params}
     for item, loc in zip(raw, raw.item_locs):
         if not isinstance(item, Node):
-            raise DeclarationError(loc, f"a sample is a mapping from parameter names to values, not {item!r}", name)
+            raise DeclarationError(loc, f"a sample is a mapping from parameter names to values, not {shown(item)}", name)
         for key in item:
             if key not in params:
-                raise DeclarationError(item.key_locs[key], f"sample names '{key}', which no signature has", name,
+                raise DeclarationError(item.key_locs[key], f"sample names {shown(key)}, which no signature has", name,
                                        did_you_mean(key, params))
         fitting = [i for i, s in enumerate(sigs) if all(s.param(k) for k in item)]
         if not fitting:
@@ -183,7 +183,7 @@ def parse(node: Node, name: str, sigs: Sequence[Signature], dtypes: Sequence[str
             problems.append([(k, why) for k, v in item.items() if (why := _fits(by_name[k], v, dtypes))])
         if all(problems):
             key, why = problems[0][0]
-            raise DeclarationError(item.value_locs[key], f"bad sample value {item[key]!r} for '{key}': {why}", name)
+            raise DeclarationError(item.value_locs[key], f"bad sample value {shown(item[key])} for '{key}': {why}", name)
         fit = [i for i, p in zip(fitting, problems) if not p]
         sample = next((s for s in (_complete(sigs, i, item, loc) for i in fit) if s), None)
         if sample is None:

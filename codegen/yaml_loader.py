@@ -138,7 +138,7 @@ class _Loader(Composer, _Parser, SafeConstructor, Resolver):  # type: ignore[mis
             if key in result:
                 first = result.key_locs[key]
                 raise DeclarationError(
-                    key_loc, f"duplicate key '{key}' (first given at line {first.line})")
+                    key_loc, f"duplicate key {shown(key)} (first given at line {first.line})")
             result[key] = self.construct_object(value_node, deep=True)
             result.key_locs[key] = key_loc
             result.value_locs[key] = _loc(self.path, value_node.start_mark)
@@ -155,7 +155,7 @@ class _Loader(Composer, _Parser, SafeConstructor, Resolver):  # type: ignore[mis
         bad = _FORBIDDEN_CHAR.search(value)
         if bad:
             raise self.error(node, f"a string holds the character U+{ord(bad.group()):04X}",
-                             "control characters but tab and newline, and lone surrogates, cannot be generated")
+                             "generated strings hold no control character but tab and newline, and no lone surrogate")
         return value
 
     def construct_checked_int(self, node: yaml.ScalarNode) -> int:
@@ -197,10 +197,8 @@ def read(path: str) -> str:
         # Non-blocking, so that a FIFO named x.yaml is refused rather than waited on.
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
         with os.fdopen(fd, "rb") as f:
-            mode = os.fstat(fd).st_mode
-            if not stat.S_ISREG(mode):
-                kind = "a directory" if stat.S_ISDIR(mode) else "not a regular file"
-                raise DeclarationError(start, f"cannot read declarations: {kind}")
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise DeclarationError(start, "cannot read declarations: not a regular file")
             raw = f.read(MAX_FILE_BYTES + 1)
     except OSError as e:
         raise DeclarationError(start, f"cannot read declarations: {e.strerror or e}") from None

@@ -164,8 +164,9 @@ def check_limits(binding: Binding) -> None:
                                "declare another op for some of them")
     for ov in binding.overloads:
         if len(ov.params) > MAX_PARAMS:
-            raise DeclarationError(_signature_loc(ov), f"{binding.name}{ov.text} takes {len(ov.params)} arguments "
-                                   f"in Python, more than the {MAX_PARAMS} the argument parser holds",
+            raise DeclarationError(_signature_loc(ov), f"{binding.name}() takes {len(ov.params)} arguments in Python"
+                                   f"{' with out=' if ov.has_out else ''}, more than the {MAX_PARAMS} the argument "
+                                   "parser holds",
                                    ov.decl.name, "group some of them in a list, or split the op")
 
 
