@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import ast
 import io
-import sys
 import tokenize
 from typing import Callable, FrozenSet, Optional, Set
 
 from codegen.errors import DeclarationError, did_you_mean, shown
+from codegen.numbers import INT64_MAX, float_problem
 
 # Python's parser recurses once per level (5,000 nested operators raise RecursionError in it),
 # so the text is bounded first; the tree then, for everything that walks it.
@@ -98,10 +98,8 @@ def _check_constant(node: ast.Constant, expr: str, err: Err) -> None:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise err(f"only numbers may appear as constants in {shown(expr)}, not {shown(value)}")
     written = ast.get_source_segment(expr.strip(), node) or repr(value)
-    if isinstance(value, int) and value > 2**63 - 1:
+    if isinstance(value, int) and value > INT64_MAX:
         raise err(f"the integer {shown(written)} is out of the int64 range, in {shown(expr)}")
-    if isinstance(value, float) and abs(value) > sys.float_info.max:
-        raise err(f"the number {written} is too large for a double, in {shown(expr)}")
-    mantissa = written.lower().replace("_", "").split("e")[0]
-    if value == 0 and any(c in "123456789" for c in mantissa):
-        raise err(f"the number {written} is too small for a double: it rounds to 0, in {shown(expr)}")
+    why = float_problem(written, value) if isinstance(value, float) else None
+    if why:
+        raise err(f"the number {written} is {why}, in {shown(expr)}")

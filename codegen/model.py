@@ -15,6 +15,7 @@ from codegen import expressions
 from codegen import names as naming
 from codegen import samples as sampling
 from codegen.errors import DeclarationError, Location, did_you_mean, shown
+from codegen.numbers import float_problem
 from codegen.yaml_loader import Node, NodeList
 
 DTYPES: Tuple[str, ...] = (
@@ -254,14 +255,14 @@ def _check_default(t: Type, name: str, default: str, err: "ErrorAt") -> None:
     if pattern is None or not pattern.match(default):
         raise err(f"default {shown(default)} does not fit type '{t}' of parameter '{name}'",
                   "write integers in decimal, without leading zeros" if re.fullmatch(r"-?0[0-9]+", default) else None)
-    if t.base == "bool" or default in ("True", "False"):
+    if default in ("True", "False"):
         return
-    value = float(default)
-    if re.fullmatch(_INT, default) and (len(default) > 20 or abs(int(default)) > MAX_EXACT_INT):
-        raise err(f"default {shown(default)} of parameter '{name}' is out of range",
-                  "the runtime keeps defaults as doubles, exact for integers up to 2**53")
-    if abs(value) == float("inf") or (value == 0 and any(c in "123456789" for c in default.lower().split("e")[0])):
-        raise err(f"default {shown(default)} of parameter '{name}' is out of the range of a double")
+    if re.fullmatch(_INT, default):
+        if len(default) > 20 or abs(int(default)) > MAX_EXACT_INT:  # int() reads at most 4,300 digits
+            raise err(f"default {shown(default)} of parameter '{name}' is out of range",
+                      "the runtime keeps defaults as doubles, exact for integers up to 2**53")
+    elif why := float_problem(default, float(default)):
+        raise err(f"default {shown(default)} of parameter '{name}' is {why}")
 
 
 @dataclass(frozen=True)
@@ -465,7 +466,7 @@ def parse_declaration(node: Node) -> Declaration:
         # A cpp: function is wick::<function>; a python: one is in wick::python::impl, which has no namespaces.
         why = naming.function_problem(function) if kind == "cpp" else naming.cpp_problem(function)
         if why:
-            raise at_value(kind)(f"'{function}' cannot name a C++ function: {why}", "rename the function")
+            raise at_value(kind)(f"{shown(function)} cannot name a C++ function: {why}", "rename the function")
         impl = Cpp(function) if kind == "cpp" else PythonImpl(function)
     _check_op_name(name, variants, inplace, impl, sigs, at_value("name"))
     if isinstance(impl, PythonImpl) and not variants:
@@ -513,7 +514,7 @@ def _check_numpy_reference(numpy: str, sigs: List[Signature], raw_sigs: NodeList
         params = {p.name for s in sigs for p in s.params}
         expressions.check(numpy, params | {"np", "math"}, at_value("numpy"), functions=None)
     elif why := naming.python_problem(function):
-        raise at_value("numpy")(f"'{function}' cannot name a function of numpy_ref: {why}")
+        raise at_value("numpy")(f"{shown(function)} cannot name a function of numpy_ref: {why}")
     for sig, loc in zip(sigs, raw_sigs.item_locs):
         if sig.returns not in ("Tensor", "Tensor(a!)", "Tensor[]") and not sig.fields:
             raise ErrorAt(loc, name)("generated tests compare tensors (one, a tuple or a list of them), "

@@ -12,7 +12,7 @@ import functools
 import keyword
 import re
 from pathlib import Path
-from typing import Dict, FrozenSet, Iterator, Optional, Tuple
+from typing import Dict, FrozenSet, Iterator, List, Optional, Tuple
 
 # The wick package as python_ext/ ships it, whose attributes a generated function or method would replace or hide.
 PACKAGE = Path(__file__).resolve().parents[1] / "python_ext" / "wick"
@@ -42,10 +42,16 @@ MACROS: FrozenSet[str] = frozenset("""
 # function wick::<name> cannot have one of their names. (A parameter can: the name before a
 # `::` is looked up among namespaces and types alone.) tests/codegen/test_names.py keeps it whole.
 NAMESPACES: FrozenSet[str] = frozenset({"cuda_runtime", "detail", "impl", "kernels", "math", "python", "vec"})
-# What the generated code appends to an op's name: its in-place and out= C++ functions
-# (api/cpp.py), its functor (dest/kernels.py) and its kernel tables (templates/ops.cpp.j2).
-# A parameter named so would hide the one of its own op that the op's body calls.
-OP_SUFFIXES: Tuple[str, ...] = ("_", "_out", "_op", "_pointwise", "_kernels", "_constants")
+# The helpers that the generated bindings call unqualified on core's types (wrap(result) in
+# python_ext/wrap.h): argument-dependent lookup finds a wick::<name> taking a tensor too, and
+# the call is ambiguous. The other helpers they call take no type of namespace wick.
+ADL_HELPERS: FrozenSet[str] = frozenset({"wrap"})
+# What the generated code appends to an op's name: its kernel tables (templates/ops.cpp.j2),
+# which sit beside the functions of wick:: in the ops units, and its in-place and out= C++
+# functions (api/cpp.py) and functor (dest/kernels.py). A function named like a table would
+# clash with it, and a parameter named like any would hide the one its own op's body calls.
+TABLE_SUFFIXES: Tuple[str, ...] = ("_pointwise", "_kernels", "_constants")
+OP_SUFFIXES: Tuple[str, ...] = ("_", "_out", "_op") + TABLE_SUFFIXES
 # The names the generated code gives its own variables (dest/, templates/) and the modules
 # its tests use (np, math): a parameter may not take them.
 GENERATED_NAMES: FrozenSet[str] = frozenset({
@@ -53,7 +59,7 @@ GENERATED_NAMES: FrozenSet[str] = frozenset({
     "compute", "np", "math",
 })
 MAX_LENGTH = 64  # PyTorch's longest op names are about 50 characters
-_GENERATED_PATTERN = re.compile(r"a\d+|.*_in")  # the wrappers' converted arguments, a0, a1, ...
+_GENERATED_PATTERN = re.compile(r"a\d+")  # the wrappers' converted arguments, a0, a1, ...
 _SNAKE = re.compile(r"[a-z_][a-z0-9_]*\Z")
 
 
@@ -76,7 +82,13 @@ def cpp_problem(name: str) -> Optional[str]:
 
 def function_problem(name: str) -> Optional[str]:
     """Why `name` cannot name a C++ function wick::<name>, or None if it can."""
-    return f"wick::{name} is a namespace" if name in NAMESPACES else cpp_problem(name)
+    if name in NAMESPACES:
+        return f"wick::{name} is a namespace"
+    if name in ADL_HELPERS:
+        return f"the generated bindings call python::{name}() on tensors, and would find wick::{name} too"
+    if name.endswith(TABLE_SUFFIXES):
+        return f"names ending in '{name[name.rindex('_'):]}' are those of the tables of pointwise ops"
+    return cpp_problem(name)
 
 
 def python_problem(name: str) -> Optional[str]:
@@ -122,7 +134,7 @@ def package_names() -> Tuple[Dict[str, str], Dict[str, str]]:
     return module, tensor
 
 
-def _bound(body: list) -> Iterator[str]:
+def _bound(body: List[ast.stmt]) -> Iterator[str]:
     """The names that the statements `body` bind in their scope, submodules that they import included."""
     for node in body:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
@@ -135,7 +147,8 @@ def _bound(body: list) -> Iterator[str]:
         elif isinstance(node, ast.ImportFrom):
             yield from (a.asname or a.name for a in node.names)
             # Importing wick.x, as `from wick.x import y` does, makes x an attribute of wick.
-            if node.level == 1 and node.module:
-                yield node.module.split(".")[0]
-            elif node.level == 0 and (node.module or "").startswith("wick."):
-                yield node.module.split(".")[1]  # type: ignore[union-attr]
+            module = node.module or ""
+            if node.level == 1 and module:
+                yield module.split(".")[0]
+            elif node.level == 0 and module.startswith("wick."):
+                yield module.split(".")[1]

@@ -7,31 +7,25 @@ exact line and column of any key or value. What it refuses, and why, is Note
 """
 from __future__ import annotations
 
+import math
 import os
 import re
 import stat
 from typing import Any, Dict, List, Optional, Tuple
 
 import yaml
-from yaml.composer import Composer
-from yaml.constructor import SafeConstructor
-from yaml.events import AliasEvent
-from yaml.resolver import Resolver
 
 from codegen.errors import DeclarationError, Location, shown
+from codegen.numbers import INT64_MAX, INT64_MIN, float_problem
 
-try:  # The C scanner and parser are several times faster; the events are the same.
-    from yaml.cyaml import CParser as _Parser
-except ImportError:  # pragma: no cover - depends on how PyYAML was built
-    from yaml.parser import Parser
-    from yaml.reader import Reader
-    from yaml.scanner import Scanner
-
-    class _Parser(Reader, Scanner, Parser):  # type: ignore[no-redef]
+if yaml.__with_libyaml__:  # The C scanner and parser are several times faster; the events are the same.
+    _Parser = yaml.cyaml.CParser
+else:  # pragma: no cover - depends on how PyYAML was built
+    class _Parser(yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser):  # type: ignore[no-redef]
         def __init__(self, stream: str) -> None:
-            Reader.__init__(self, stream)
-            Scanner.__init__(self)
-            Parser.__init__(self)
+            yaml.reader.Reader.__init__(self, stream)
+            yaml.scanner.Scanner.__init__(self)
+            yaml.parser.Parser.__init__(self)
 
 # Note [Hostile YAML]
 # ~~~~~~~~~~~~~~~~~~~
@@ -81,14 +75,15 @@ def _loc(path: str, mark: Any) -> Location:
     return Location(path, mark.line + 1, mark.column + 1)
 
 
-class _Loader(Composer, _Parser, SafeConstructor, Resolver):  # type: ignore[misc, valid-type]
+class _Loader(yaml.composer.Composer, _Parser, yaml.constructor.SafeConstructor,  # type: ignore[misc, valid-type]
+              yaml.resolver.Resolver):
     """PyYAML's safe loader, with Python's composer on the C parser's events; see Note [Hostile YAML]."""
 
     def __init__(self, path: str, text: str) -> None:
         _Parser.__init__(self, text)
-        Composer.__init__(self)
-        SafeConstructor.__init__(self)
-        Resolver.__init__(self)
+        yaml.composer.Composer.__init__(self)
+        yaml.constructor.SafeConstructor.__init__(self)
+        yaml.resolver.Resolver.__init__(self)
         self.path = path
         self.depth = 0  # of the node being composed
         self.values = 0  # composed so far, an alias counting as the values it repeats
@@ -101,7 +96,7 @@ class _Loader(Composer, _Parser, SafeConstructor, Resolver):  # type: ignore[mis
         event = self.peek_event()
         if self.depth == MAX_DEPTH:
             raise self.error(event, f"values nested deeper than {MAX_DEPTH} levels")
-        alias = isinstance(event, AliasEvent)
+        alias = isinstance(event, yaml.AliasEvent)
         if alias and event.anchor in self.anchors and id(self.anchors[event.anchor]) not in self.extent:
             raise self.error(event, f"alias *{event.anchor} inside the node it names")
         if not alias and event.tag not in (None, "!"):
@@ -164,7 +159,7 @@ class _Loader(Composer, _Parser, SafeConstructor, Resolver):  # type: ignore[mis
             raise self.error(node, f"integer {shown(text)} is not in plain decimal, which YAML 1.1 reads otherwise",
                              "write it in decimal (YAML reads 0777 as 511 and 1:30 as 90), or quote it for a string")
         # Python converts at most 4,300 digits; int64 has 19.
-        if len(text.lstrip("+-")) > 19 or not -2**63 <= int(text) < 2**63:
+        if len(text.lstrip("+-")) > 19 or not INT64_MIN <= int(text) <= INT64_MAX:
             raise self.error(node, f"integer {shown(text)} is out of the int64 range")
         return int(text)
 
@@ -175,10 +170,9 @@ class _Loader(Composer, _Parser, SafeConstructor, Resolver):  # type: ignore[mis
         if "_" in node.value or ":" in node.value:
             raise self.error(node, f"YAML reads {shown(node.value)} as the number {value!r}",
                              f"write {value!r}, or quote it for a string")
-        if value in (float("inf"), float("-inf")):
-            raise self.error(node, f"{shown(node.value)} is too large for a double", "write .inf for infinity")
-        if value == 0 and any(c in "123456789" for c in re.split("[eE]", node.value)[0]):
-            raise self.error(node, f"{shown(node.value)} is too small for a double: it rounds to 0", "write 0.0")
+        why = float_problem(node.value, value)
+        if why:
+            raise self.error(node, f"{shown(node.value)} is {why}", "write .inf" if math.isinf(value) else "write 0.0")
         return value
 
 

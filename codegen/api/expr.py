@@ -8,6 +8,7 @@ that are C++ literals of int64 and double.
 from __future__ import annotations
 
 import ast
+from typing import Dict
 
 from codegen.model import EXPRESSION_CALLS
 
@@ -17,7 +18,7 @@ _BINARY = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.BitAnd: 
 _BINARY_CALLS = {ast.Mod: "remainder", ast.FloorDiv: "floor_divide", ast.Pow: "pow", ast.LShift: "shift_left",
                  ast.RShift: "shift_right"}
 _UNARY = {ast.USub: "-", ast.UAdd: "+", ast.Not: "!"}
-_UNARY_CALLS = {ast.Invert: "bitwise_not"}
+_UNARY_CALLS: Dict[type, str] = {ast.Invert: "bitwise_not"}
 _COMPARE = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
 BITWISE = (ast.BitAnd, ast.BitOr, ast.BitXor, ast.Invert, ast.LShift, ast.RShift)
 assert {*_BINARY_CALLS.values(), *_UNARY_CALLS.values()} <= EXPRESSION_CALLS, "parameters must not hide them"
