@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import io
 import tokenize
+import warnings
 from typing import Callable, FrozenSet, Optional, Set
 
 from codegen.errors import DeclarationError, did_you_mean, shown
@@ -33,7 +34,7 @@ _NOT_IN_LAMBDA = (ast.Yield, ast.YieldFrom, ast.Await, ast.NamedExpr)
 Err = Callable[..., DeclarationError]
 
 
-def parse(expr: str, err: Err) -> ast.Expression:
+def _parse(expr: str, err: Err) -> ast.Expression:
     """The tree of `expr`, which must be one line of Python of bounded length and depth, without comments."""
     text = expr.strip()
     if len(text) > MAX_LENGTH:
@@ -41,7 +42,9 @@ def parse(expr: str, err: Err) -> ast.Expression:
     if "\n" in text:
         raise err(f"an expression is one line: {shown(text)}", "generated code holds it on one line")
     try:
-        tree = ast.parse(text, mode="eval")
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # as SyntaxError: an invalid escape, which generated code would warn of
+            tree = ast.parse(text, mode="eval")
     except SyntaxError as e:
         raise err(f"cannot parse expression {shown(expr)}: {e.msg}") from None
     if any(t.type == tokenize.COMMENT for t in tokenize.generate_tokens(io.StringIO(text).readline)):
@@ -64,7 +67,7 @@ def _depth(tree: ast.AST) -> int:
 
 def check(expr: str, names: Set[str], err: Err, functions: Optional[FrozenSet[str]]) -> None:
     """Checks an expression's syntax and names. With `functions`, it must also be C++-compatible."""
-    tree = parse(expr, err)
+    tree = _parse(expr, err)
     called = {id(c.func) for c in ast.walk(tree) if isinstance(c, ast.Call)}
     for sub in ast.walk(tree):
         if functions is None:

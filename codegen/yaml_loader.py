@@ -94,29 +94,38 @@ class _Loader(yaml.composer.Composer, _Parser, yaml.constructor.SafeConstructor,
 
     def compose_node(self, parent: Any, index: Any) -> Any:
         event = self.peek_event()
-        if self.depth == MAX_DEPTH:
-            raise self.error(event, f"values nested deeper than {MAX_DEPTH} levels")
-        alias = isinstance(event, yaml.AliasEvent)
-        if alias and event.anchor in self.anchors and id(self.anchors[event.anchor]) not in self.extent:
-            raise self.error(event, f"alias *{event.anchor} inside the node it names")
-        if not alias and event.tag not in (None, "!"):
-            raise self.error(event, f"YAML tags are not supported: {event.tag}", "write the plain value")
+        self._check(event)
         self.depth += 1
         node = super().compose_node(parent, index)
         self.depth -= 1
+        self._count(event, node)
+        return node
+
+    def _check(self, event: Any) -> None:
+        """Refuses the node `event` starts before composing it: too deep, tagged, or an alias in what it names."""
+        if self.depth == MAX_DEPTH:
+            raise self.error(event, f"values nested deeper than {MAX_DEPTH} levels")
+        if isinstance(event, yaml.AliasEvent):
+            if event.anchor in self.anchors and id(self.anchors[event.anchor]) not in self.extent:
+                raise self.error(event, f"alias *{event.anchor} inside the node it names")
+        elif event.tag not in (None, "!"):
+            raise self.error(event, f"YAML tags are not supported: {event.tag}", "write the plain value")
+
+    def _count(self, event: Any, node: Any) -> None:
+        """Counts the values of the node `event` started, as many as an alias repeats."""
+        alias = isinstance(event, yaml.AliasEvent)
         if not alias:
             children = [c for pair in node.value for c in pair] if isinstance(node, yaml.MappingNode) \
                 else node.value if isinstance(node, yaml.SequenceNode) else []
             self.extent[id(node)] = (1 + sum(self.extent[id(c)][0] for c in children),
                                      1 + max((self.extent[id(c)][1] for c in children), default=0))
-        values, height = self.extent[id(node)]
+        values, levels = self.extent[id(node)]
         self.values += values if alias else 1
         if self.values > MAX_VALUES:
             raise self.error(event, f"more than {MAX_VALUES} values in one file"
                              + (f", counting those alias *{event.anchor} repeats" if alias else ""))
-        if alias and self.depth + height > MAX_DEPTH:
+        if alias and self.depth + levels > MAX_DEPTH:
             raise self.error(event, f"alias *{event.anchor} nests values deeper than {MAX_DEPTH} levels")
-        return node
 
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> Node:
         result = Node()
