@@ -1,5 +1,6 @@
 # cmake/WickCodegen.cmake: runs `python3 -m codegen` whenever a declaration, a
-# template or the generator itself changes. See Note [Fixed outputs] in codegen/gen.py.
+# template or the generator itself changes, or the Python package whose names the
+# ops may not take (codegen/names.py). See Note [Fixed outputs] in codegen/gen.py.
 include_guard(GLOBAL)
 
 execute_process(
@@ -18,6 +19,7 @@ list(TRANSFORM _wick_outputs PREPEND ${WICK_GENERATED_DIR}/ OUTPUT_VARIABLE WICK
 file(GLOB WICK_DECLARATIONS CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/declarations/*.yaml)
 file(GLOB_RECURSE _wick_generator CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/codegen/*.py)
 file(GLOB _wick_templates CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/codegen/templates/*.j2)
+file(GLOB _wick_package CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/python_ext/wick/*.py)
 set(WICK_CODEGEN_SOURCES ${_wick_generator} ${_wick_templates})
 # The generator's code fixes the list (the number of shards, Note [Shards] in
 # codegen/dest/common.py): when it changes, CMake asks for the list again.
@@ -28,7 +30,7 @@ add_custom_command(
   OUTPUT ${WICK_GENERATED_FILES}
   COMMAND ${Python_EXECUTABLE} -m codegen --declarations ${PROJECT_SOURCE_DIR}/declarations
           --out ${WICK_GENERATED_DIR}
-  DEPENDS ${WICK_DECLARATIONS} ${WICK_CODEGEN_SOURCES}
+  DEPENDS ${WICK_DECLARATIONS} ${WICK_CODEGEN_SOURCES} ${_wick_package}
   WORKING_DIRECTORY ${PROJECT_SOURCE_DIR}
   COMMENT "Generating bindings and kernels from declarations/*.yaml"
   VERBATIM)

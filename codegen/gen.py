@@ -36,15 +36,7 @@ OUTPUTS: List[str] = [
 def load_declarations(paths: Sequence[str]) -> List[model.Declaration]:
     decls: List[model.Declaration] = []
     for path in paths:
-        with open(path, "rb") as f:
-            raw = f.read()
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError as e:
-            good = raw[:e.start].decode("utf-8")
-            raise DeclarationError(yaml_loader.position(path, good, len(good)),
-                                   f"the file is not valid UTF-8 (byte 0x{raw[e.start]:02x})") from None
-        decls.extend(model.parse_file(path, yaml_loader.load(path, text)))
+        decls.extend(model.parse_file(path, yaml_loader.load(path, yaml_loader.read(path))))
     model.check_all(decls)
     return decls
 
@@ -72,7 +64,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         print(";".join(OUTPUTS))
         return 0
     start, start_cpu = time.perf_counter(), time.process_time()
-    paths = sorted(glob.glob(os.path.join(args.declarations, "*.yaml")))
+    paths = sorted(glob.glob(os.path.join(glob.escape(args.declarations), "*.yaml")))
     if not paths:
         print(f"codegen: no *.yaml files in {args.declarations}", file=sys.stderr)
         return 2
@@ -85,7 +77,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     manager = FileManager(args.out, OUTPUTS)
     for relpath, content in sorted(files.items()):
         manager.write(relpath, content)
-    changed = manager.commit()
+    try:
+        changed = manager.commit()
+    except OSError as e:
+        print(f"codegen: cannot write the outputs: {e}", file=sys.stderr)
+        return 2
     if args.verbose:
         took, took_cpu = time.perf_counter() - start, time.process_time() - start_cpu
         print(f"codegen: {len(decls)} declarations, {len(changed)} of {len(OUTPUTS)} files rewritten "

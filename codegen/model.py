@@ -7,13 +7,15 @@ declaration's own language.
 from __future__ import annotations
 
 import ast
-import keyword
 import re
 from dataclasses import dataclass
 from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple, Union
 
+from codegen import expressions
+from codegen import names as naming
 from codegen import samples as sampling
-from codegen.errors import DeclarationError, Location, did_you_mean
+from codegen.errors import DeclarationError, Location, did_you_mean, shown
+from codegen.numbers import float_problem
 from codegen.yaml_loader import Node, NodeList
 
 DTYPES: Tuple[str, ...] = (
@@ -45,6 +47,9 @@ POINTWISE_FUNCTIONS: FrozenSet[str] = frozenset({
     "trunc", "round", "frac", "sign", "isnan", "isinf", "isfinite", "maximum", "minimum", "remainder", "fmod",
     "floor_divide", "trunc_divide", "pow",
 })
+# The functions of wick/math.h that the C++ of a pointwise expression calls: those it names, and
+# those api/expr.py writes for operators (`a << b` is shift_left(a, b)). A parameter would hide them.
+EXPRESSION_CALLS: FrozenSet[str] = POINTWISE_FUNCTIONS | {"shift_left", "shift_right", "bitwise_not"}
 # Functions defined for float and double only: their ops must promote integers to float.
 FLOAT_FUNCTIONS: FrozenSet[str] = frozenset({
     "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt", "rsqrt", "sin", "cos", "tan", "asin",
@@ -73,20 +78,20 @@ class Type:
         m = _TYPE.match(text)
         if not m or m.group("base") not in PARAM_TYPES:
             base = m.group("base") if m else text
-            raise err(f"unknown type '{base}'", did_you_mean(base, PARAM_TYPES))
+            raise err(f"unknown type {shown(base)}", did_you_mean(base, PARAM_TYPES))
         base, mods = m.group("base"), m.group("mods")
         allowed = PARAM_TYPES[base]
         found = _MODS.findall(mods)
         for mod in found:
             if mod not in allowed:
-                raise err(f"type '{base}' does not take '{mod}'")
+                raise err(f"type {shown(base)} does not take '{mod}'")
         is_list = "[]" in found or "?[]" in found
         t = Type(base, is_list, mods.endswith("?"), "(a!)" in mods, "?[]" in found)
         if base == "Tensor" and is_list and (t.optional or t.mutable):
-            raise err(f"type '{text}' is not supported",
+            raise err(f"type {shown(text)} is not supported",
                       "a list of tensors is 'Tensor[]', or 'Tensor?[]' when its elements may be None")
         if str(t) != text:
-            raise err(f"malformed type '{text}'", f"write it as '{t}'")
+            raise err(f"malformed type {shown(text)}", f"write it as '{t}'")
         return t
 
     def __str__(self) -> str:
@@ -105,12 +110,18 @@ class Param:
         return f"{self.type} {self.name}" + ("" if self.default is None else f"={self.default}")
 
 
+# A default is written once and read three times: as a C++ literal in ops.h, as Python in
+# the text signature, and as a double by the runtime (ParamSpec::default_value). So an
+# integer is decimal (0777 is octal in C++ and no Python) and exact in a double, and a
+# float is finite and does not round to 0.
+_INT = r"-?(0|[1-9][0-9]*)"
 _DEFAULT_OK = {
-    "Scalar": re.compile(r"-?\d+(\.\d+)?\Z|True\Z|False\Z"),
-    "int": re.compile(r"-?\d+\Z"),
-    "float": re.compile(r"-?\d+(\.\d+)?([eE]-?\d+)?\Z"),
+    "Scalar": re.compile(_INT + r"(\.[0-9]+)?\Z|True\Z|False\Z"),
+    "int": re.compile(_INT + r"\Z"),
+    "float": re.compile(_INT + r"(\.[0-9]+)?([eE]-?[0-9]+)?\Z"),
     "bool": re.compile(r"True\Z|False\Z"),
 }
+MAX_EXACT_INT = 2**53  # the largest integer a double holds with every smaller one
 
 
 # Note [Tuple returns]
@@ -141,7 +152,7 @@ class Signature:
     def parse(text: str, err: "ErrorAt") -> "Signature":
         m = re.fullmatch(r"\((?P<params>.*)\)\s*->\s*(?P<ret>\(.*\)|\S+)", text.strip())
         if not m:
-            raise err(f"malformed signature '{text}'",
+            raise err(f"malformed signature {shown(text)}",
                       "expected '(Type name, ..., *, Type name=default) -> Return'")
         params: List[Param] = []
         kwarg_only = False
@@ -155,7 +166,7 @@ class Signature:
                 continue
             pm = re.fullmatch(r"(?P<type>\S+)\s+(?P<name>\w+)(\s*=\s*(?P<default>\S+))?", piece)
             if not pm:
-                raise err(f"malformed parameter '{piece}'", "expected 'Type name' or 'Type name=default'")
+                raise err(f"malformed parameter {shown(piece)}", "expected 'Type name' or 'Type name=default'")
             ptype = Type.parse(pm.group("type"), err)
             name, default = pm.group("name"), pm.group("default")
             _check_param_name(name, err)
@@ -172,10 +183,10 @@ class Signature:
         if fields:
             ret = f"({', '.join(map(str, fields))})"
         elif ret not in RETURN_TYPES:
-            raise err(f"unknown return type '{ret}'", did_you_mean(ret, RETURN_TYPES))
+            raise err(f"unknown return type {shown(ret)}", did_you_mean(ret, RETURN_TYPES))
         sig = Signature(tuple(params), ret, fields)
         if str(sig) != " ".join(text.split()):
-            raise err(f"signature does not round-trip: '{text}' prints as '{sig}'",
+            raise err(f"signature does not round-trip: {shown(text)} prints as {shown(str(sig))}",
                       "use one space after commas and around '->'")
         return sig
 
@@ -192,17 +203,18 @@ def _parse_fields(text: str, params: List[Param], err: "ErrorAt") -> Tuple[Retur
     for piece in [p.strip() for p in text[1:-1].split(",")]:
         fm = re.fullmatch(r"(?P<type>\S+)(\s+(?P<name>\S+))?", piece)
         if not fm:
-            raise err(f"malformed tuple return '{text}'", "expected '(Tensor name, Tensor name, ...)'")
+            raise err(f"malformed tuple return {shown(text)}", "expected '(Tensor name, Tensor name, ...)'")
         ftype, name = fm.group("type"), fm.group("name")
         if ftype not in TUPLE_FIELD_TYPES:
             raise err(f"a tuple return holds {' or '.join(sorted(TUPLE_FIELD_TYPES))} fields, not '{ftype}'",
                       did_you_mean(ftype, TUPLE_FIELD_TYPES))
         if name is None:
-            raise err(f"the fields of a tuple return need names: '{piece}' has none",
+            raise err(f"the fields of a tuple return need names: {shown(piece)} has none",
                       "write '(Tensor values, Tensor indices)'")
-        if not _IDENT.match(name) or name.startswith("_") or name in RESERVED_NAMES:
-            raise err(f"'{name}' cannot name a field of a tuple return",
-                      "use an identifier that does not start with '_' and is not a C++ or Python keyword")
+        why = "named tuples have no fields starting with '_'" if name.startswith("_") \
+            else naming.parameter_problem(name, err.decl or "")
+        if why:
+            raise err(f"{shown(name)} cannot name a field of a tuple return: {why}", "rename the field")
         if any(f.name == name for f in fields):
             raise err(f"field '{name}' given twice in the tuple return")
         if any(p.name == name for p in params):
@@ -214,25 +226,10 @@ def _parse_fields(text: str, params: List[Param], err: "ErrorAt") -> Tuple[Retur
     return tuple(fields)
 
 
-# Names the generated code uses for its own variables (dest/), and the
-# keywords of C++ and Python: a parameter may not take them.
-RESERVED_NAMES: FrozenSet[str] = frozenset({
-    "out", "result", "r", "self_", "out_", "nogil", "parser", "scalars", "args", "nargs", "kwnames",
-    "module", "C", "T", "np",
-}) | frozenset(keyword.kwlist) | frozenset("""
-    alignas alignof and and_eq asm auto bitand bitor bool break case catch char class compl const
-    constexpr const_cast continue decltype default delete do double dynamic_cast else enum explicit
-    export extern false float for friend goto if inline int long mutable namespace new noexcept not
-    not_eq nullptr operator or or_eq private protected public register reinterpret_cast return short
-    signed sizeof static static_assert static_cast struct switch template this thread_local throw
-    true try typedef typeid typename union unsigned using virtual void volatile wchar_t while xor xor_eq
-""".split())
-
-
 def _check_param_name(name: str, err: "ErrorAt") -> None:
-    if not _IDENT.match(name) or name in RESERVED_NAMES or re.fullmatch(r"a\d+|.*_in", name):
-        raise err(f"'{name}' cannot be a parameter name",
-                  "use an identifier that is not a C++ or Python keyword, nor one the generated code uses")
+    why = naming.parameter_problem(name, err.decl or "")
+    if why:
+        raise err(f"{shown(name)} cannot be a parameter name: {why}", "rename the parameter")
 
 
 def join_params(params: Sequence[Param], show: Callable[[Param], str]) -> str:
@@ -252,11 +249,20 @@ def _check_default(t: Type, name: str, default: str, err: "ErrorAt") -> None:
                       f"write '{t}?'")
         return
     if t.base == "str":
-        raise err(f"default '{default}' does not fit type '{t}' of parameter '{name}'",
+        raise err(f"default {shown(default)} does not fit type '{t}' of parameter '{name}'",
                   "a str parameter has no default, or is 'str?' with default None")
     pattern = None if t.is_list or t.optional else _DEFAULT_OK.get(t.base)
     if pattern is None or not pattern.match(default):
-        raise err(f"default '{default}' does not fit type '{t}' of parameter '{name}'")
+        raise err(f"default {shown(default)} does not fit type '{t}' of parameter '{name}'",
+                  "write integers in decimal, without leading zeros" if re.fullmatch(r"-?0[0-9]+", default) else None)
+    if default in ("True", "False"):
+        return
+    if re.fullmatch(_INT, default):
+        if len(default) > 20 or abs(int(default)) > MAX_EXACT_INT:  # int() reads at most 4,300 digits
+            raise err(f"default {shown(default)} of parameter '{name}' is out of range",
+                      "the runtime keeps defaults as doubles, exact for integers up to 2**53")
+    elif why := float_problem(default, float(default)):
+        raise err(f"default {shown(default)} of parameter '{name}' is {why}")
 
 
 @dataclass(frozen=True)
@@ -345,11 +351,12 @@ def parse_declaration(node: Node) -> Declaration:
     at_value = lambda key: ErrorAt(node.value_locs.get(key, node.loc), name if isinstance(name, str) else None)  # noqa: E731
     for key in node:
         if key not in KNOWN_KEYS:
-            raise at_key(key)(f"unknown key '{key}'", did_you_mean(key, KNOWN_KEYS))
+            raise at_key(key)(f"unknown key {shown(key)}", did_you_mean(key, KNOWN_KEYS))
     if "name" not in node:
         raise ErrorAt(node.loc, None)("missing key 'name'")
-    if not isinstance(name, str) or not _IDENT.match(name):
-        raise at_value("name")(f"name must be an identifier, not {name!r}")
+    if not isinstance(name, str) or not _IDENT.match(name) or len(name) > naming.MAX_LENGTH:
+        raise at_value("name")(f"name must be an identifier of at most {naming.MAX_LENGTH} characters, "
+                               f"not {shown(name)}")
 
     def get_str(key: str, required: bool = False) -> Optional[str]:
         if key not in node:
@@ -358,19 +365,19 @@ def parse_declaration(node: Node) -> Declaration:
             return None
         value = node[key]
         if not isinstance(value, str) or not value.strip():
-            raise at_value(key)(f"'{key}' must be a non-empty string, not {value!r}")
+            raise at_value(key)(f"'{key}' must be a non-empty string, not {shown(value)}")
         return value
 
     def get_bool(key: str) -> bool:
         value = node.get(key, False)
         if not isinstance(value, bool):
-            raise at_value(key)(f"'{key}' must be true or false, not {value!r}")
+            raise at_value(key)(f"'{key}' must be true or false, not {shown(value)}")
         return value
 
     def get_choice(key: str, choices: Tuple[str, ...]) -> str:
         value = node.get(key, choices[0])
         if value not in choices:
-            raise at_value(key)(f"'{key}' must be one of {', '.join(choices)}, not {value!r}",
+            raise at_value(key)(f"'{key}' must be one of {', '.join(choices)}, not {shown(value)}",
                                 did_you_mean(str(value), choices))
         return str(value)
 
@@ -383,7 +390,7 @@ def parse_declaration(node: Node) -> Declaration:
     sigs: List[Signature] = []
     for text, loc in zip(raw_sigs, raw_sigs.item_locs):
         if not isinstance(text, str):
-            raise ErrorAt(loc, name)(f"a signature is a string, not {text!r}")
+            raise ErrorAt(loc, name)(f"a signature is a string, not {shown(text)}")
         sig = Signature.parse(text, ErrorAt(loc, name))
         if sig in sigs:
             raise ErrorAt(loc, name)(f"signature '{sig}' given twice")
@@ -397,7 +404,7 @@ def parse_declaration(node: Node) -> Declaration:
         raise at_value("variants")("'variants' must be a list of 'method' and 'function' (empty for C++ only)")
     for v, loc in zip(raw_variants, raw_variants.item_locs):
         if v not in ("method", "function"):
-            raise ErrorAt(loc, name)(f"unknown variant {v!r}", did_you_mean(str(v), ("method", "function")))
+            raise ErrorAt(loc, name)(f"unknown variant {shown(v)}", did_you_mean(str(v), ("method", "function")))
     variants = frozenset(raw_variants)
     if "method" in variants:
         for sig, loc in zip(sigs, raw_sigs.item_locs):
@@ -455,8 +462,13 @@ def parse_declaration(node: Node) -> Declaration:
         function = get_str(kind)
         assert function is not None
         if not _IDENT.match(function):
-            raise at_value(kind)(f"'{kind}' names a C++ function, not {function!r}")
+            raise at_value(kind)(f"'{kind}' names a C++ function, not {shown(function)}")
+        # A cpp: function is wick::<function>; a python: one is in wick::python::impl, which has no namespaces.
+        why = naming.function_problem(function) if kind == "cpp" else naming.cpp_problem(function)
+        if why:
+            raise at_value(kind)(f"{shown(function)} cannot name a C++ function: {why}", "rename the function")
         impl = Cpp(function) if kind == "cpp" else PythonImpl(function)
+    _check_op_name(name, variants, inplace, impl, sigs, at_value("name"))
     if isinstance(impl, PythonImpl) and not variants:
         raise at_value("variants")("an op implemented in Python glue needs a method or function variant")
     if isinstance(impl, PythonImpl):
@@ -497,9 +509,12 @@ def numpy_function(numpy: str, sigs: Sequence[Signature]) -> Optional[str]:
 
 def _check_numpy_reference(numpy: str, sigs: List[Signature], raw_sigs: NodeList, name: str,
                            at_value) -> None:  # type: ignore[no-untyped-def]
-    if numpy_function(numpy, sigs) is None:
+    function = numpy_function(numpy, sigs)
+    if function is None:
         params = {p.name for s in sigs for p in s.params}
-        _check_python_expr(numpy, params | {"np", "math"}, at_value("numpy"), functions=None)
+        expressions.check(numpy, params | {"np", "math"}, at_value("numpy"), functions=None)
+    elif why := naming.python_problem(function):
+        raise at_value("numpy")(f"{shown(function)} cannot name a function of numpy_ref: {why}")
     for sig, loc in zip(sigs, raw_sigs.item_locs):
         if sig.returns not in ("Tensor", "Tensor(a!)", "Tensor[]") and not sig.fields:
             raise ErrorAt(loc, name)("generated tests compare tensors (one, a tuple or a list of them), "
@@ -526,13 +541,36 @@ def _parse_test_keys(node: Node, name: str, kind: str, numpy: Optional[str], sig
     return sampling.parse(node, name, sigs, DTYPES)
 
 
+def _check_op_name(name: str, variants: FrozenSet[str], inplace: bool, impl: Impl, sigs: List[Signature],
+                   err: ErrorAt) -> None:
+    """An op's methods and function must not hide or replace what the wick package defines, and
+    its name must be an identifier wherever the generated code uses it as it is."""
+    made = [(name, False)] if "function" in variants else []
+    if "method" in variants:
+        made += [(name, True)] + ([(name + "_", True)] if inplace else [])
+    for made_name, method in made:
+        why = naming.package_problem(made_name, method)
+        if why:
+            raise err(f"'{made_name}' cannot name a {'method' if method else 'function'}: {why}", "rename the op")
+    why = naming.python_problem(name)
+    if why:
+        raise err(f"'{name}' cannot name an op: {why}", "rename the op")
+    # Other ops take the C++ names of their `cpp:` or `python:` function (float() is to_float).
+    if isinstance(impl, Pointwise):
+        what, why = f"a pointwise op, whose C++ function is wick::{name}", naming.function_problem(name)
+    elif any(s.fields for s in sigs):
+        what = f"an op returning a tuple, whose type is ReturnType::{name} in C++ (Note [Tuple returns])"
+        why = naming.cpp_problem(name)
+    else:
+        return
+    if why:
+        raise err(f"'{name}' cannot name {what}: {why}", "rename the op")
+
+
 def _check_tuple_returns(name: str, sigs: List[Signature], raw_sigs: NodeList) -> None:
-    """One named tuple type per op (Note [Tuple returns]): the same fields throughout, and a usable name."""
+    """One named tuple type per op (Note [Tuple returns]): the same fields throughout."""
     tuples = [(sig, loc) for sig, loc in zip(sigs, raw_sigs.item_locs) if sig.fields]
     for sig, loc in tuples:
-        if name in RESERVED_NAMES:
-            raise ErrorAt(loc, name)(f"an op returning a tuple names the type wick.return_types.{name}, "
-                                     f"and '{name}' cannot name a type", "rename the op")
         if sig.fields != tuples[0][0].fields:
             raise ErrorAt(loc, name)(f"every tuple return of '{name}' must have the same fields, "
                                      f"as its first, {tuples[0][0].returns}",
@@ -550,6 +588,9 @@ def _parse_pointwise(node: Node, name: str, sigs: List[Signature], raw_sigs: Nod
         for p in sig.params:
             if p.type.base not in ("Tensor", "Scalar") or p.type.optional or p.type.is_list:
                 raise ErrorAt(loc, name)(f"a pointwise op takes Tensor and Scalar parameters, not '{p.type} {p.name}'")
+            if p.name in EXPRESSION_CALLS:
+                raise ErrorAt(loc, name)(f"'{p.name}' cannot name a parameter of a pointwise op: its kernel calls "
+                                         f"the function {p.name}() of wick/math.h", "rename the parameter")
     expr = node["pointwise"]
     if isinstance(expr, (int, float)) and not isinstance(expr, bool):
         expr = str(expr)
@@ -567,53 +608,16 @@ def _parse_pointwise(node: Node, name: str, sigs: List[Signature], raw_sigs: Nod
     constants = tuple(p.name for p in first.params if p.type.base == "Scalar")
     if len(operands) > MAX_OPERANDS:
         raise at_value("signatures")(f"a pointwise op takes at most {MAX_OPERANDS} tensors")
-    _check_python_expr(expr, set(operands) | set(constants), at_value("pointwise"),
-                       functions=POINTWISE_FUNCTIONS)
+    expressions.check(expr, set(operands) | set(constants), at_value("pointwise"), functions=POINTWISE_FUNCTIONS)
     used = {n.id for n in ast.walk(ast.parse(expr.strip(), mode="eval")) if isinstance(n, ast.Name)}
     for unused in [n for n in operands + constants if n not in used]:
-        raise at_value("pointwise")(f"parameter '{unused}' is not used in the expression {expr!r}")
+        raise at_value("pointwise")(f"parameter '{unused}' is not used in the expression {shown(expr)}")
     promote = get_choice("promote", ("common", "int_to_float"))
     output = get_choice("output", ("same", "bool"))
     return Pointwise(expr.strip(), promote, output, operands, constants)
 
 
-# Python syntax a pointwise expression may use (api/expr.py says what each becomes in C++).
-_POINTWISE_NODES = (ast.Expression, ast.BinOp, ast.UnaryOp, ast.Compare, ast.Call, ast.Name, ast.Load,
-                    ast.Constant, ast.BoolOp, ast.IfExp, ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Mod,
-                    ast.FloorDiv, ast.Pow, ast.BitAnd, ast.BitOr, ast.BitXor, ast.LShift, ast.RShift, ast.Invert,
-                    ast.USub, ast.UAdd, ast.Not, ast.And, ast.Or, ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt,
-                    ast.GtE)
 _BITWISE_NODES = (ast.BitAnd, ast.BitOr, ast.BitXor, ast.LShift, ast.RShift, ast.Invert)
-
-
-def _check_python_expr(expr: str, names: set, err: ErrorAt, functions: Optional[FrozenSet[str]]) -> None:
-    """Checks an expression's syntax and names. With `functions`, it must also be C++-compatible."""
-    try:
-        tree = ast.parse(expr.strip(), mode="eval")
-    except SyntaxError as e:
-        raise err(f"cannot parse expression {expr!r}: {e.msg}") from None
-    called = {id(c.func) for c in ast.walk(tree) if isinstance(c, ast.Call)}
-    for sub in ast.walk(tree):
-        if functions is None:
-            if isinstance(sub, ast.Name) and sub.id not in names:
-                raise err(f"unknown name '{sub.id}' in {expr!r}", did_you_mean(sub.id, names))
-            continue
-        if not isinstance(sub, _POINTWISE_NODES):
-            raise err(f"'{type(sub).__name__}' is not allowed in a pointwise expression: {expr!r}",
-                      "use arithmetic, bitwise and boolean operators, comparisons, `a if c else b`, numbers, "
-                      "parameters and the functions of core/include/wick/math.h")
-        if isinstance(sub, ast.Constant) and (isinstance(sub.value, bool) or not isinstance(sub.value, (int, float))):
-            raise err(f"only numbers may appear as constants in {expr!r}, not {sub.value!r}")
-        if isinstance(sub, ast.Call):
-            if not isinstance(sub.func, ast.Name) or sub.func.id not in functions:
-                fname = ast.unparse(sub.func)
-                raise err(f"unknown function '{fname}' in {expr!r}", did_you_mean(fname, functions))
-            if sub.keywords:
-                raise err(f"keyword arguments are not allowed in {expr!r}")
-        elif isinstance(sub, ast.Name) and sub.id not in names and (sub.id not in functions or id(sub) not in called):
-            raise err(f"unknown name '{sub.id}' in {expr!r}", did_you_mean(sub.id, names))
-        if isinstance(sub, ast.Compare) and len(sub.ops) > 1:
-            raise err(f"chained comparisons mean something else in C++: {expr!r}")
 
 
 def _check_pointwise_dtypes(impl: Pointwise, dtypes: Dict[str, Tuple[str, ...]], at_value) -> None:  # type: ignore[no-untyped-def]
@@ -643,7 +647,7 @@ def _parse_dtypes(node: Node, name: str, at_value) -> Dict[str, Tuple[str, ...]]
             raise err("'dtypes' is 'all', a list of dtypes, or a mapping from backend to one of those")
         for d, loc in zip(value, value.item_locs):
             if d not in DTYPES:
-                raise ErrorAt(loc, name)(f"unknown dtype {d!r}", did_you_mean(str(d), DTYPES))
+                raise ErrorAt(loc, name)(f"unknown dtype {shown(d)}", did_you_mean(str(d), DTYPES))
         if len(set(value)) != len(value):
             raise err("a dtype is listed twice")
         return tuple(d for d in DTYPES if d in value)
@@ -651,7 +655,7 @@ def _parse_dtypes(node: Node, name: str, at_value) -> Dict[str, Tuple[str, ...]]
     if isinstance(raw, dict):
         for backend in raw:
             if backend not in BACKENDS:
-                raise err(f"unknown backend {backend!r}", did_you_mean(str(backend), BACKENDS))
+                raise err(f"unknown backend {shown(backend)}", did_you_mean(str(backend), BACKENDS))
         if "cpu" not in raw:
             raise err("'dtypes' must list the cpu dtypes")
         cpu = one(raw["cpu"])

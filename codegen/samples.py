@@ -22,9 +22,9 @@ and moves dims and sizes along with the shapes; see Note [Sample roles] there.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Dict, List, Optional, Sequence, Tuple, cast
 
-from codegen.errors import DeclarationError, Location, did_you_mean
+from codegen.errors import DeclarationError, Location, did_you_mean, shown
 from codegen.yaml_loader import Node, NodeList
 
 if TYPE_CHECKING:  # the model imports this module
@@ -39,6 +39,9 @@ DERIVED_SIZES = (2, 6)
 # A Tensor[] is three tensors of one shape; a Tensor?[] of indices, one that indexes dim 0.
 DERIVED_LIST = (DERIVED_SHAPE,) * 3
 DERIVED_INDICES = ((DERIVED_SHAPE[0],),)
+# The generated tests run each sample in every layout and dtype: a tensor they make is small.
+MAX_ELEMENTS = 1 << 20
+_TOO_MANY = f"a sampled tensor holds at most {MAX_ELEMENTS} elements"
 
 
 def role(param: Param) -> str:
@@ -96,11 +99,17 @@ def _fits(param: Param, value: object, dtypes: Sequence[str]) -> Optional[str]:
     if t.base == "Tensor" and t.is_list:
         if not isinstance(value, list) or not value or not all(v is None or ints(v, 0) for v in value):
             return "a Tensor[] is sampled by a non-empty list of shapes, one per tensor"
+        if any(v is not None and _too_many(v) for v in value):
+            return _TOO_MANY
         return None if t.elem_optional or None not in value else "only a Tensor?[] may hold null"
     if t.base == "Tensor":
-        return None if ints(value, 0) else "a Tensor is sampled by its shape: a list of sizes >= 0 ([] for 0-d)"
+        if not ints(value, 0):
+            return "a Tensor is sampled by its shape: a list of sizes >= 0 ([] for 0-d)"
+        return _TOO_MANY if _too_many(cast(List[int], value)) else None
     if t.base == "int" and t.is_list:
-        return None if ints(value) else "give a list of ints"
+        if not ints(value):
+            return "give a list of ints"
+        return _TOO_MANY if role(param) == "size" and _too_many(cast(List[int], value)) else None
     if t.base == "int":
         return None if isinstance(value, int) and not isinstance(value, bool) else "give an int"
     if t.base == "float":
@@ -114,6 +123,18 @@ def _fits(param: Param, value: object, dtypes: Sequence[str]) -> Optional[str]:
     if t.base == "str":
         return None if isinstance(value, str) else "give a string"
     return f"a '{t}' parameter cannot be sampled"
+
+
+def _too_many(sizes: List[int]) -> bool:
+    """Whether a tensor of `sizes` (-1 counting as 1) holds more than MAX_ELEMENTS elements."""
+    if 0 in sizes:
+        return False
+    count = 1
+    for size in sizes:  # one at a time: the product of 100,000 sizes is no number to compute
+        count *= abs(size)
+        if count > MAX_ELEMENTS:
+            return True
+    return False
 
 
 def _hint(word: str, choices: Sequence[str]) -> str:
@@ -168,10 +189,10 @@ def parse(node: Node, name: str, sigs: Sequence[Signature], dtypes: Sequence[str
     params = {p.name: p for s in sigs for p in s.params}
     for item, loc in zip(raw, raw.item_locs):
         if not isinstance(item, Node):
-            raise DeclarationError(loc, f"a sample is a mapping from parameter names to values, not {item!r}", name)
+            raise DeclarationError(loc, f"a sample is a mapping from parameter names to values, not {shown(item)}", name)
         for key in item:
             if key not in params:
-                raise DeclarationError(item.key_locs[key], f"sample names '{key}', which no signature has", name,
+                raise DeclarationError(item.key_locs[key], f"sample names {shown(key)}, which no signature has", name,
                                        did_you_mean(key, params))
         fitting = [i for i, s in enumerate(sigs) if all(s.param(k) for k in item)]
         if not fitting:
@@ -183,7 +204,7 @@ def parse(node: Node, name: str, sigs: Sequence[Signature], dtypes: Sequence[str
             problems.append([(k, why) for k, v in item.items() if (why := _fits(by_name[k], v, dtypes))])
         if all(problems):
             key, why = problems[0][0]
-            raise DeclarationError(item.value_locs[key], f"bad sample value {item[key]!r} for '{key}': {why}", name)
+            raise DeclarationError(item.value_locs[key], f"bad sample value {shown(item[key])} for '{key}': {why}", name)
         fit = [i for i, p in zip(fitting, problems) if not p]
         sample = next((s for s in (_complete(sigs, i, item, loc) for i in fit) if s), None)
         if sample is None:

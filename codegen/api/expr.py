@@ -2,11 +2,15 @@
 
 A declaration writes `self if self > 0 else 0` or `a // b`; the functor gets
 `(self > 0 ? self : 0)` and `floor_divide(a, b)`. The model has already
-checked that only these constructs appear (model._POINTWISE_NODES).
+checked that only these constructs appear (expressions.POINTWISE_NODES), with numbers
+that are C++ literals of int64 and double.
 """
 from __future__ import annotations
 
 import ast
+from typing import Dict
+
+from codegen.model import EXPRESSION_CALLS
 
 _BINARY = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.BitAnd: "&", ast.BitOr: "|",
            ast.BitXor: "^"}
@@ -14,8 +18,10 @@ _BINARY = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.BitAnd: 
 _BINARY_CALLS = {ast.Mod: "remainder", ast.FloorDiv: "floor_divide", ast.Pow: "pow", ast.LShift: "shift_left",
                  ast.RShift: "shift_right"}
 _UNARY = {ast.USub: "-", ast.UAdd: "+", ast.Not: "!"}
+_UNARY_CALLS: Dict[type, str] = {ast.Invert: "bitwise_not"}
 _COMPARE = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
 BITWISE = (ast.BitAnd, ast.BitOr, ast.BitXor, ast.Invert, ast.LShift, ast.RShift)
+assert {*_BINARY_CALLS.values(), *_UNARY_CALLS.values()} <= EXPRESSION_CALLS, "parameters must not hide them"
 
 
 def to_cpp(expr: str) -> str:
@@ -29,8 +35,8 @@ def _emit(node: ast.AST) -> str:
             return f"{_BINARY_CALLS[type(node.op)]}({left}, {right})"
         return f"({left} {_BINARY[type(node.op)]} {right})"
     if isinstance(node, ast.UnaryOp):
-        if isinstance(node.op, ast.Invert):
-            return f"bitwise_not({_emit(node.operand)})"
+        if type(node.op) in _UNARY_CALLS:
+            return f"{_UNARY_CALLS[type(node.op)]}({_emit(node.operand)})"
         return f"({_UNARY[type(node.op)]}{_emit(node.operand)})"
     if isinstance(node, ast.BoolOp):
         # A comparison is a bool already (a mask on vectors, whose && and || wick/cpu/vec.h

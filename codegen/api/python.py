@@ -5,7 +5,7 @@ from dataclasses import dataclass, replace
 from typing import Dict, List, Optional, Tuple
 
 from codegen.api import cpp
-from codegen.errors import DeclarationError
+from codegen.errors import DeclarationError, Location
 from codegen.model import Declaration, Param, PythonImpl, ReturnField, Signature, Type, join_params
 
 # How the runtime (python_ext/arg_parser.h) converts each parameter type.
@@ -24,6 +24,11 @@ _LISTS = {
     "Tensor[]": ("TensorList", "tuple of Tensors"),
     "Tensor?[]": ("OptionalTensorList", "tuple of (Tensor or None)"),
 }
+
+# What the runtime's parser holds (kMaxParams and kMaxOverloads in python_ext/arg_parser.h): a
+# binding beyond it is refused here, and the generated bindings static_assert that the two agree.
+MAX_PARAMS = 10
+MAX_OVERLOADS = 8
 
 OUT_PARAM = Param("out", Type("Tensor", optional=True), "None", kwarg_only=True)
 # out= of a tuple return: a tuple of tensors, one per field, which the wrapper checks (Note [Tuple returns]).
@@ -133,6 +138,7 @@ def bindings(decls: List[Declaration]) -> Tuple[List[Binding], List[Binding]]:
     def build(table: Dict[str, List[Overload]], method: bool) -> List[Binding]:
         result = [Binding(n, method, tuple(ovs), docs[n]) for n, ovs in sorted(table.items())]
         for b in result:
+            check_limits(b)
             check_overloads(b)
         return result
 
@@ -145,14 +151,32 @@ def return_types(decls: List[Declaration]) -> List[Tuple[str, Tuple[ReturnField,
     return sorted(found.items())
 
 
+def _signature_loc(ov: Overload) -> Location:
+    return ov.decl.signature_locs[ov.decl.signatures.index(ov.sig)]
+
+
+def check_limits(binding: Binding) -> None:
+    """Rejects a binding with more overloads, or an overload with more parameters, than the parser holds."""
+    if len(binding.overloads) > MAX_OVERLOADS:
+        extra = binding.overloads[MAX_OVERLOADS]
+        raise DeclarationError(_signature_loc(extra), f"{binding.name}() has {len(binding.overloads)} overloads, "
+                               f"more than the {MAX_OVERLOADS} the argument parser holds", extra.decl.name,
+                               "declare another op for some of them")
+    for ov in binding.overloads:
+        if len(ov.params) > MAX_PARAMS:
+            raise DeclarationError(_signature_loc(ov), f"{binding.name}() takes {len(ov.params)} arguments in Python"
+                                   f"{' with out=' if ov.has_out else ''}, more than the {MAX_PARAMS} the argument "
+                                   "parser holds",
+                                   ov.decl.name, "group some of them in a list, or split the op")
+
+
 def check_overloads(binding: Binding) -> None:
     """Rejects an overload that an earlier one always wins (see Note [Argument parsing])."""
     for j, later in enumerate(binding.overloads):
         for earlier in binding.overloads[:j]:
             if _shadows(earlier.params, later.params):
-                loc = later.decl.signature_locs[later.decl.signatures.index(later.sig)]
                 raise DeclarationError(
-                    loc, f"overload {binding.name}{later.text} can never be chosen: every call it "
+                    _signature_loc(later), f"overload {binding.name}{later.text} can never be chosen: every call it "
                     f"accepts matches the earlier {binding.name}{earlier.text}", later.decl.name,
                     "reorder the signatures, narrowest first, or make them differ")
 

@@ -7,7 +7,7 @@ from typing import Dict, List, Tuple
 from codegen.api import cpp
 from codegen.dest.common import CPP_TYPE, NUM_SHARDS, by_shard, render
 from codegen.errors import DeclarationError
-from codegen.model import DTYPES, Cpp, Declaration, Pointwise
+from codegen.model import DTYPES, MAX_OPERANDS, Cpp, Declaration, Pointwise
 
 
 def _pointwise_body(fn: cpp.CppFunction) -> str:
@@ -82,7 +82,7 @@ def emit(decls: List[Declaration]) -> Dict[str, str]:
     shard_bodies = by_shard(bodies, lambda body: body[0].decl.name)
     pointwise = [d for d in decls if isinstance(d.impl, Pointwise)]
     for s, shard_pointwise in enumerate(by_shard(pointwise, lambda d: d.name)):
-        files[ops_unit(s)] = render("ops.cpp.j2", shard=s, bodies=shard_bodies[s],
+        files[ops_unit(s)] = render("ops.cpp.j2", shard=s, bodies=shard_bodies[s], max_operands=MAX_OPERANDS,
                                     pointwise=[_kernel_table(d) for d in shard_pointwise], dtypes=DTYPES)
     return files
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 from typing import Callable, Dict, List, Tuple
 
 from codegen.api import cpp
-from codegen.api.python import Binding, Overload, arg_kind, bindings, default_spec, return_types
+from codegen.api.python import (MAX_OVERLOADS, MAX_PARAMS, Binding, Overload, arg_kind, bindings, default_spec,
+                                 return_types)
 from codegen.dest.common import NUM_SHARDS, by_shard, c_string, render
 from codegen.model import Declaration, Param, PythonImpl, ReturnField
 
@@ -200,7 +201,8 @@ def emit(decls: List[Declaration]) -> Dict[str, str]:
     }
     # Note [Shards]: a binding goes with the op that declares it.
     for s, shard in enumerate(by_shard(methods + functions, lambda b: b.overloads[0].decl.name)):
-        files[bindings_unit(s)] = render("bindings.cpp.j2", shard=s, bindings=[rows[b.c_name] for b in shard])
+        files[bindings_unit(s)] = render("bindings.cpp.j2", shard=s, bindings=[rows[b.c_name] for b in shard],
+                                         max_params=MAX_PARAMS, max_overloads=MAX_OVERLOADS)
     return files
 
 

@@ -44,6 +44,7 @@ assert set(_FIELD) == TUPLE_FIELD_TYPES
 # Names the stubs define or annotate with (templates/*.pyi.j2): an op of one of
 # these names would shadow them there, and most would shadow a type, a dtype or
 # an alias at runtime as well. Methods meet only what the body of TensorBase uses.
+# What the wick package defines in Python the model refuses (codegen/names.py).
 _ANNOTATIONS: FrozenSet[str] = frozenset({
     "Any", "Optional", "Sequence", "Tuple", "Union", "overload", "property", "Tensor", "TensorBase", "_T",
     "_Number", "_int", "_float", "_bool", "_str", "_dtype", "_device", "_DeviceLike", "_Size", "_IndexItem", "_Index",
@@ -56,9 +57,6 @@ RESERVED_FUNCTIONS: FrozenSet[str] = _ANNOTATIONS | {
     "TypeVar", "final", "slice", "str", "type", "ellipsis", "dtype", "device", *DTYPES, "_has_cuda",
     "_cuda_is_available", "_cuda_device_count", "_set_tensor_class", "_init_subclass", "_legacy_new",
     "from_numpy", "from_dlpack", "_to_dlpack",
-    # wick/__init__.py
-    "cuda", "return_types", "half", "float", "double", "short", "int", "long", "FloatTensor", "DoubleTensor",
-    "HalfTensor", "BFloat16Tensor", "ByteTensor", "CharTensor", "ShortTensor", "IntTensor", "LongTensor", "BoolTensor",
 }
 
 

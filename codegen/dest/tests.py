@@ -8,6 +8,7 @@ tests/python/opcheck.py runs every row in every layout.
 from __future__ import annotations
 
 import json
+import math
 from typing import Dict, List, Tuple
 
 from codegen import samples
@@ -86,9 +87,9 @@ def _row(d: Declaration) -> Dict[str, object]:
 
 
 def _literal(value: object) -> str:
-    """`value` as Python source, strings in double quotes; infinities (`.inf` in YAML) through math."""
-    if isinstance(value, float) and value in (float("inf"), float("-inf")):
-        return "math.inf" if value > 0 else "-math.inf"
+    """`value` as Python source, strings in double quotes; NaN and infinities (`.nan`, `.inf` in YAML) through math."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return "math.nan" if math.isnan(value) else "math.inf" if value > 0 else "-math.inf"
     if isinstance(value, str):
         return json.dumps(value)
     if isinstance(value, tuple):

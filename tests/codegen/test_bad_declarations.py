@@ -3,7 +3,8 @@
 Each bad/*.yaml starts with `# expect: <line>:<col>: <substring of the message>`.
 Run alone, it must make the generator exit with 1 after printing exactly one line,
 `<file>:<line>:<col>: <message>`, that contains the substring: no traceback, and
-no file written.
+no file written. Inputs too big or too strange to commit (100,000 nested brackets,
+a directory or a FIFO named x.yaml) are made by test_hostile_inputs.py.
 """
 from __future__ import annotations
 

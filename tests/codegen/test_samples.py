@@ -84,7 +84,7 @@ def test_the_table_names_a_function_or_makes_a_lambda(write_declarations) -> Non
   signatures:
     - (Tensor self) -> Tensor
   variants: [method]
-  cpp: double
+  cpp: to_double
   doc: Twice.
   numpy: self + self
   dtypes: all

@@ -6,6 +6,17 @@
 namespace wick {
 
 static_assert(kNumDTypes == 10, "the tables below have one entry per dtype");
+// Every table the generator writes (here, in the ops units) follows codegen/model.py's DTYPES.
+static_assert(dtype_of<bool>::value == DType(0), "DTYPES follows the order of wick::DType");
+static_assert(dtype_of<uint8_t>::value == DType(1), "DTYPES follows the order of wick::DType");
+static_assert(dtype_of<int8_t>::value == DType(2), "DTYPES follows the order of wick::DType");
+static_assert(dtype_of<int16_t>::value == DType(3), "DTYPES follows the order of wick::DType");
+static_assert(dtype_of<int32_t>::value == DType(4), "DTYPES follows the order of wick::DType");
+static_assert(dtype_of<int64_t>::value == DType(5), "DTYPES follows the order of wick::DType");
+static_assert(dtype_of<Half>::value == DType(6), "DTYPES follows the order of wick::DType");
+static_assert(dtype_of<BFloat16>::value == DType(7), "DTYPES follows the order of wick::DType");
+static_assert(dtype_of<float>::value == DType(8), "DTYPES follows the order of wick::DType");
+static_assert(dtype_of<double>::value == DType(9), "DTYPES follows the order of wick::DType");
 
 const CopyFn kCpuCopyKernels[kNumDTypes] = {
     &cpu_copy_kernel<bool>,

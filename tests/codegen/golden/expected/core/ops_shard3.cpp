@@ -14,6 +14,8 @@ template <typename T> struct fill__op;
 }  // namespace kernels
 
 static_assert(kNumDTypes == 10, "the kernel tables below have one entry per dtype");
+static_assert(TensorIter::kMaxOperands == 5 + 1,
+              "codegen/model.py lets a pointwise op take MAX_OPERANDS tensors, and the output is one more");
 
 namespace {
 

@@ -17,6 +17,10 @@
 
 namespace wick {
 namespace python {
+
+static_assert(kMaxParams == 10 && kMaxOverloads == 8,
+              "codegen/api/python.py sizes every binding to the parser: MAX_PARAMS and MAX_OVERLOADS");
+
 // The wrappers have external linkage (hidden: the module exports only PyInit__C),
 // for method_tables.cpp points to them; the constexpr specs are internal.
 
