@@ -3,7 +3,8 @@
 // (Note [Shards] in codegen/dest/common.py); their PyMethodDef tables, with the
 // docstrings, are in method_tables.cpp. Each parses its FASTCALL arguments with
 // a static ArgParser (Note [Argument parsing]), runs inside guarded() (Note
-// [Error translation]) and releases the GIL around the call into core.
+// [Error translation]) and releases the GIL around the call into core (Note
+// [Tensors read without the GIL]).
 #include <Python.h>
 
 #include <array>
@@ -11,6 +12,7 @@
 #include "arg_parser.h"
 #include "errors.h"
 #include "named_tuples.h"
+#include "no_gil.h"
 #include "python_impls.h"
 #include "wrap.h"
 #include "wick/ops.h"
@@ -35,7 +37,7 @@ PyObject* TensorMethod_contiguous(PyObject* self, PyObject* /*unused*/) {
   return guarded("contiguous", [&]() -> PyObject* {
     const Tensor& self_ = unpack_tensor(self);
     Tensor result;
-    { GilRelease nogil(worth_releasing({&self_})); result = wick::contiguous(self_); }
+    { NoGil nogil(worth_releasing({&self_}), {&self_}); result = nogil.restore(wick::contiguous(nogil(self_))); }
     return wrap(std::move(result));
   });
 }
@@ -56,7 +58,7 @@ PyObject* TensorMethod_mm(PyObject* self, PyObject* const* args, Py_ssize_t narg
         const Tensor& self_ = unpack_tensor(self);
         const Tensor& a0 = r.tensor(0);
         Tensor result;
-        { GilRelease nogil(worth_releasing({&self_, &a0})); result = wick::mm(self_, a0); }
+        { NoGil nogil(worth_releasing({&self_, &a0}), {&self_, &a0}); result = nogil.restore(wick::mm(nogil(self_), nogil(a0))); }
         return wrap(std::move(result));
       }
       default:
@@ -84,11 +86,11 @@ PyObject* Function_cat(PyObject* /*module*/, PyObject* const* args, Py_ssize_t n
         int64_t a1 = r.toint(1);
         if (PyObject* out = r.raw(2); out && out != Py_None) {
           const Tensor& out_ = unpack_tensor(out);
-          { GilRelease nogil(worth_releasing({}, {&a0})); wick::cat_out(out_, a0, a1); }
+          { NoGil nogil(worth_releasing({&out_}, {&a0}), {&out_}, a0); wick::cat_out(nogil(out_), a0, a1); }
           return Py_NewRef(out);
         }
         Tensor result;
-        { GilRelease nogil(worth_releasing({}, {&a0})); result = wick::cat(a0, a1); }
+        { NoGil nogil(worth_releasing({}, {&a0}), {}, a0); result = nogil.restore(wick::cat(a0, a1)); }
         return wrap(std::move(result));
       }
       default:
@@ -116,11 +118,11 @@ PyObject* Function_mm(PyObject* /*module*/, PyObject* const* args, Py_ssize_t na
         const Tensor& a1 = r.tensor(1);
         if (PyObject* out = r.raw(2); out && out != Py_None) {
           const Tensor& out_ = unpack_tensor(out);
-          { GilRelease nogil(worth_releasing({&a0, &a1})); wick::mm_out(out_, a0, a1); }
+          { NoGil nogil(worth_releasing({&out_, &a0, &a1}), {&out_, &a0, &a1}); wick::mm_out(nogil(out_), nogil(a0), nogil(a1)); }
           return Py_NewRef(out);
         }
         Tensor result;
-        { GilRelease nogil(worth_releasing({&a0, &a1})); result = wick::mm(a0, a1); }
+        { NoGil nogil(worth_releasing({&a0, &a1}), {&a0, &a1}); result = nogil.restore(wick::mm(nogil(a0), nogil(a1))); }
         return wrap(std::move(result));
       }
       default:

@@ -3,7 +3,8 @@
 // (Note [Shards] in codegen/dest/common.py); their PyMethodDef tables, with the
 // docstrings, are in method_tables.cpp. Each parses its FASTCALL arguments with
 // a static ArgParser (Note [Argument parsing]), runs inside guarded() (Note
-// [Error translation]) and releases the GIL around the call into core.
+// [Error translation]) and releases the GIL around the call into core (Note
+// [Tensors read without the GIL]).
 #include <Python.h>
 
 #include <array>
@@ -11,6 +12,7 @@
 #include "arg_parser.h"
 #include "errors.h"
 #include "named_tuples.h"
+#include "no_gil.h"
 #include "python_impls.h"
 #include "wrap.h"
 #include "wick/ops.h"
@@ -42,7 +44,7 @@ PyObject* TensorMethod_div(PyObject* self, PyObject* const* args, Py_ssize_t nar
         const Tensor& a0 = r.tensor(0);
         std::optional<std::string_view> a1 = r.string_optional(1);
         Tensor result;
-        { GilRelease nogil(worth_releasing({&self_, &a0})); result = wick::div(self_, a0, a1); }
+        { NoGil nogil(worth_releasing({&self_, &a0}), {&self_, &a0}); result = nogil.restore(wick::div(nogil(self_), nogil(a0), a1)); }
         return wrap(std::move(result));
       }
       default:
@@ -67,7 +69,7 @@ PyObject* TensorMethod_lt(PyObject* self, PyObject* const* args, Py_ssize_t narg
         const Tensor& self_ = unpack_tensor(self);
         const Tensor& a0 = r.tensor(0);
         Tensor result;
-        { GilRelease nogil(worth_releasing({&self_, &a0})); result = wick::lt(self_, a0); }
+        { NoGil nogil(worth_releasing({&self_, &a0}), {&self_, &a0}); result = nogil.restore(wick::lt(nogil(self_), nogil(a0))); }
         return wrap(std::move(result));
       }
       default:
@@ -135,11 +137,11 @@ PyObject* Function_concat(PyObject* /*module*/, PyObject* const* args, Py_ssize_
         int64_t a1 = r.toint(1);
         if (PyObject* out = r.raw(2); out && out != Py_None) {
           const Tensor& out_ = unpack_tensor(out);
-          { GilRelease nogil(worth_releasing({}, {&a0})); wick::cat_out(out_, a0, a1); }
+          { NoGil nogil(worth_releasing({&out_}, {&a0}), {&out_}, a0); wick::cat_out(nogil(out_), a0, a1); }
           return Py_NewRef(out);
         }
         Tensor result;
-        { GilRelease nogil(worth_releasing({}, {&a0})); result = wick::cat(a0, a1); }
+        { NoGil nogil(worth_releasing({}, {&a0}), {}, a0); result = nogil.restore(wick::cat(a0, a1)); }
         return wrap(std::move(result));
       }
       default:
@@ -167,7 +169,7 @@ PyObject* Function_div(PyObject* /*module*/, PyObject* const* args, Py_ssize_t n
         const Tensor& a1 = r.tensor(1);
         std::optional<std::string_view> a2 = r.string_optional(2);
         Tensor result;
-        { GilRelease nogil(worth_releasing({&a0, &a1})); result = wick::div(a0, a1, a2); }
+        { NoGil nogil(worth_releasing({&a0, &a1}), {&a0, &a1}); result = nogil.restore(wick::div(nogil(a0), nogil(a1), a2)); }
         return wrap(std::move(result));
       }
       default:
@@ -195,11 +197,11 @@ PyObject* Function_lt(PyObject* /*module*/, PyObject* const* args, Py_ssize_t na
         const Tensor& a1 = r.tensor(1);
         if (PyObject* out = r.raw(2); out && out != Py_None) {
           const Tensor& out_ = unpack_tensor(out);
-          { GilRelease nogil(worth_releasing({&a0, &a1})); wick::lt_out(out_, a0, a1); }
+          { NoGil nogil(worth_releasing({&out_, &a0, &a1}), {&out_, &a0, &a1}); wick::lt_out(nogil(out_), nogil(a0), nogil(a1)); }
           return Py_NewRef(out);
         }
         Tensor result;
-        { GilRelease nogil(worth_releasing({&a0, &a1})); result = wick::lt(a0, a1); }
+        { NoGil nogil(worth_releasing({&a0, &a1}), {&a0, &a1}); result = nogil.restore(wick::lt(nogil(a0), nogil(a1))); }
         return wrap(std::move(result));
       }
       default:

@@ -3,7 +3,8 @@
 // (Note [Shards] in codegen/dest/common.py); their PyMethodDef tables, with the
 // docstrings, are in method_tables.cpp. Each parses its FASTCALL arguments with
 // a static ArgParser (Note [Argument parsing]), runs inside guarded() (Note
-// [Error translation]) and releases the GIL around the call into core.
+// [Error translation]) and releases the GIL around the call into core (Note
+// [Tensors read without the GIL]).
 #include <Python.h>
 
 #include <array>
@@ -11,6 +12,7 @@
 #include "arg_parser.h"
 #include "errors.h"
 #include "named_tuples.h"
+#include "no_gil.h"
 #include "python_impls.h"
 #include "wrap.h"
 #include "wick/ops.h"
@@ -42,7 +44,7 @@ PyObject* TensorMethod_sort(PyObject* self, PyObject* const* args, Py_ssize_t na
         int64_t a0 = r.toint(0);
         bool a1 = r.tobool(1);
         std::tuple<Tensor, Tensor> result;
-        { GilRelease nogil(worth_releasing({&self_})); result = wick::sort(self_, a0, a1); }
+        { NoGil nogil(worth_releasing({&self_}), {&self_}); result = nogil.restore(wick::sort(nogil(self_), a0, a1)); }
         return wrap(ReturnType::sort, std::move(result));
       }
       default:
@@ -68,7 +70,7 @@ PyObject* Function_relu_mod(PyObject* /*module*/, PyObject* const* args, Py_ssiz
         const Tensor& a0 = r.tensor(0);
         const Tensor& a1 = r.tensor(1);
         Tensor result;
-        { GilRelease nogil(worth_releasing({&a0, &a1})); result = wick::relu_mod(a0, a1); }
+        { NoGil nogil(worth_releasing({&a0, &a1}), {&a0, &a1}); result = nogil.restore(wick::relu_mod(nogil(a0), nogil(a1))); }
         return wrap(std::move(result));
       }
       default:
@@ -97,12 +99,12 @@ PyObject* Function_sort(PyObject* /*module*/, PyObject* const* args, Py_ssize_t 
         int64_t a1 = r.toint(1);
         bool a2 = r.tobool(2);
         if (PyObject* out = r.raw(3); out && out != Py_None) {
-          const std::array<Tensor, 2> out_ = unpack_out_tuple<2>("sort", out);
-          { GilRelease nogil(worth_releasing({&a0})); wick::sort_out(out_[0], out_[1], a0, a1, a2); }
+          std::array<Tensor, 2> out_ = unpack_out_tuple<2>("sort", out);
+          { NoGil nogil(worth_releasing({&a0}), {&a0}, out_); wick::sort_out(out_[0], out_[1], nogil(a0), a1, a2); }
           return wrap_out_tuple(ReturnType::sort, out);
         }
         std::tuple<Tensor, Tensor> result;
-        { GilRelease nogil(worth_releasing({&a0})); result = wick::sort(a0, a1, a2); }
+        { NoGil nogil(worth_releasing({&a0}), {&a0}); result = nogil.restore(wick::sort(nogil(a0), a1, a2)); }
         return wrap(ReturnType::sort, std::move(result));
       }
       default:

@@ -3,7 +3,8 @@
 // (Note [Shards] in codegen/dest/common.py); their PyMethodDef tables, with the
 // docstrings, are in method_tables.cpp. Each parses its FASTCALL arguments with
 // a static ArgParser (Note [Argument parsing]), runs inside guarded() (Note
-// [Error translation]) and releases the GIL around the call into core.
+// [Error translation]) and releases the GIL around the call into core (Note
+// [Tensors read without the GIL]).
 #include <Python.h>
 
 #include <array>
@@ -11,6 +12,7 @@
 #include "arg_parser.h"
 #include "errors.h"
 #include "named_tuples.h"
+#include "no_gil.h"
 #include "python_impls.h"
 #include "wrap.h"
 #include "wick/ops.h"
@@ -47,7 +49,7 @@ PyObject* TensorMethod_add(PyObject* self, PyObject* const* args, Py_ssize_t nar
         const Tensor& a0 = r.tensor(0);
         Scalar a1 = r.scalar(1);
         Tensor result;
-        { GilRelease nogil(worth_releasing({&self_, &a0})); result = wick::add(self_, a0, a1); }
+        { NoGil nogil(worth_releasing({&self_, &a0}), {&self_, &a0}); result = nogil.restore(wick::add(nogil(self_), nogil(a0), a1)); }
         return wrap(std::move(result));
       }
       case 1: {
@@ -55,7 +57,7 @@ PyObject* TensorMethod_add(PyObject* self, PyObject* const* args, Py_ssize_t nar
         Scalar a0 = r.scalar(0);
         Scalar a1 = r.scalar(1);
         Tensor result;
-        { GilRelease nogil(worth_releasing({&self_})); result = wick::add(self_, a0, a1); }
+        { NoGil nogil(worth_releasing({&self_}), {&self_}); result = nogil.restore(wick::add(nogil(self_), a0, a1)); }
         return wrap(std::move(result));
       }
       default:
@@ -86,14 +88,14 @@ PyObject* TensorMethod_add_(PyObject* self, PyObject* const* args, Py_ssize_t na
         const Tensor& self_ = unpack_tensor(self);
         const Tensor& a0 = r.tensor(0);
         Scalar a1 = r.scalar(1);
-        { GilRelease nogil(worth_releasing({&self_, &a0})); wick::add_(self_, a0, a1); }
+        { NoGil nogil(worth_releasing({&self_, &a0}), {&self_, &a0}); wick::add_(nogil(self_), nogil(a0), a1); }
         return Py_NewRef(self);
       }
       case 1: {
         const Tensor& self_ = unpack_tensor(self);
         Scalar a0 = r.scalar(0);
         Scalar a1 = r.scalar(1);
-        { GilRelease nogil(worth_releasing({&self_})); wick::add_(self_, a0, a1); }
+        { NoGil nogil(worth_releasing({&self_}), {&self_}); wick::add_(nogil(self_), a0, a1); }
         return Py_NewRef(self);
       }
       default:
@@ -117,7 +119,7 @@ PyObject* TensorMethod_fill_(PyObject* self, PyObject* const* args, Py_ssize_t n
       case 0: {
         const Tensor& self_ = unpack_tensor(self);
         Scalar a0 = r.scalar(0);
-        { GilRelease nogil(worth_releasing({&self_})); wick::fill_(self_, a0); }
+        { NoGil nogil(worth_releasing({&self_}), {&self_}); wick::fill_(nogil(self_), a0); }
         return Py_NewRef(self);
       }
       default:
@@ -145,7 +147,7 @@ PyObject* TensorMethod_index_put_(PyObject* self, PyObject* const* args, Py_ssiz
         std::vector<std::optional<Tensor>> a0 = r.optional_tensorlist(0);
         const Tensor& a1 = r.tensor(1);
         bool a2 = r.tobool(2);
-        { GilRelease nogil(worth_releasing({&self_, &a1})); wick::index_put_(self_, a0, a1, a2); }
+        { NoGil nogil(worth_releasing({&self_, &a1}), {&self_, &a1}, a0); wick::index_put_(nogil(self_), a0, nogil(a1), a2); }
         return Py_NewRef(self);
       }
       default:
@@ -182,11 +184,11 @@ PyObject* Function_add(PyObject* /*module*/, PyObject* const* args, Py_ssize_t n
         Scalar a2 = r.scalar(2);
         if (PyObject* out = r.raw(3); out && out != Py_None) {
           const Tensor& out_ = unpack_tensor(out);
-          { GilRelease nogil(worth_releasing({&a0, &a1})); wick::add_out(out_, a0, a1, a2); }
+          { NoGil nogil(worth_releasing({&out_, &a0, &a1}), {&out_, &a0, &a1}); wick::add_out(nogil(out_), nogil(a0), nogil(a1), a2); }
           return Py_NewRef(out);
         }
         Tensor result;
-        { GilRelease nogil(worth_releasing({&a0, &a1})); result = wick::add(a0, a1, a2); }
+        { NoGil nogil(worth_releasing({&a0, &a1}), {&a0, &a1}); result = nogil.restore(wick::add(nogil(a0), nogil(a1), a2)); }
         return wrap(std::move(result));
       }
       case 1: {
@@ -195,11 +197,11 @@ PyObject* Function_add(PyObject* /*module*/, PyObject* const* args, Py_ssize_t n
         Scalar a2 = r.scalar(2);
         if (PyObject* out = r.raw(3); out && out != Py_None) {
           const Tensor& out_ = unpack_tensor(out);
-          { GilRelease nogil(worth_releasing({&a0})); wick::add_out(out_, a0, a1, a2); }
+          { NoGil nogil(worth_releasing({&out_, &a0}), {&out_, &a0}); wick::add_out(nogil(out_), nogil(a0), a1, a2); }
           return Py_NewRef(out);
         }
         Tensor result;
-        { GilRelease nogil(worth_releasing({&a0})); result = wick::add(a0, a1, a2); }
+        { NoGil nogil(worth_releasing({&a0}), {&a0}); result = nogil.restore(wick::add(nogil(a0), a1, a2)); }
         return wrap(std::move(result));
       }
       default:
@@ -224,7 +226,7 @@ PyObject* Function_fill_(PyObject* /*module*/, PyObject* const* args, Py_ssize_t
       case 0: {
         const Tensor& a0 = r.tensor(0);
         Scalar a1 = r.scalar(1);
-        { GilRelease nogil(worth_releasing({&a0})); wick::fill_(a0, a1); }
+        { NoGil nogil(worth_releasing({&a0}), {&a0}); wick::fill_(nogil(a0), a1); }
         return Py_NewRef(r.raw(0));
       }
       default:
