@@ -1,5 +1,6 @@
 // core/src/reduce.cpp: the reduction planner, and the sums, products and means over the groups of
 // a plan (wick/reduce_engine.h; the other reductions: Note [Reduction units] in reducers.h).
+#include <algorithm>
 #include <vector>
 
 #include "reducers.h"
@@ -10,10 +11,10 @@ namespace detail {
 
 Reduction plan(const char* op, const Tensor& self, IntArrayRef dims, bool keepdim) {
   check_cpu(op, self);
-  std::vector<bool> reduce(size_t(self.dim()), dims.empty());
+  // A 0-d tensor has one dim to name, as 0 or -1, which reduces nothing.
+  std::vector<bool> reduce(size_t(std::max<int64_t>(self.dim(), 1)), dims.empty());
   for (int64_t d : dims) {
     const int64_t w = self.wrap_dim(d);
-    if (self.dim() == 0) continue;
     WICK_CHECK(!reduce[size_t(w)], op, "(): dim ", w, " appears multiple times in the list of dims");
     reduce[size_t(w)] = true;
   }

@@ -157,7 +157,7 @@ Tensor narrow(const Tensor& self, int64_t dim, int64_t start, int64_t length) {
   if (start < 0) start += n;
   WICK_CHECK_INDEX(start >= 0 && start <= n, "narrow(): start (", start, ") is out of bounds for dim ", d,
                    " of size ", n);
-  WICK_CHECK_INDEX(length >= 0 && length <= n - start, "narrow(): start (", start, ") + length (", length,
+  WICK_CHECK(length >= 0 && length <= n - start, "narrow(): start (", start, ") + length (", length,
                    ") exceeds dimension size (", n, ")");
   return slice(self, d, start, start + length, 1);
 }

@@ -69,7 +69,7 @@ TEST(Overflow, SlicesNarrowsAndSelectsAtTheEdges) {
   EXPECT_EQ(ints(slice(t, 0, kMin, kMax, kBig)), (test::I{0}));
   EXPECT_EQ(ints(slice(t, 0, 1, std::nullopt, 3)), (test::I{1, 4}));
   EXPECT_EQ(slice(t, 0, kMax, std::nullopt, 1).numel(), 0);
-  EXPECT_THROW(narrow(t, 0, 3, kMax), IndexError);
+  EXPECT_THROW(narrow(t, 0, 3, kMax), Error);
   EXPECT_THROW(narrow(t, 0, kMin, 1), IndexError);
   EXPECT_THROW(select(t, 0, kMin), IndexError);
   EXPECT_EQ(diagonal(iota({3, 4}), kMax, 0, 1).numel(), 0);

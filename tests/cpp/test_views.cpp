@@ -186,9 +186,9 @@ TEST(Narrow, OffsetsIntoTheStorage) {
   EXPECT_TRUE(rows.is_contiguous());
 
   EXPECT_EQ(narrow(x, 0, 3, 0).sizes().vec(), (DimVector{0, 4}));  // start == size is allowed when empty
-  EXPECT_THROW(narrow(x, 1, 3, 2), IndexError);
+  EXPECT_THROW(narrow(x, 1, 3, 2), Error);
   EXPECT_THROW(narrow(x, 1, 5, 0), IndexError);
-  EXPECT_THROW(narrow(x, 1, 0, -1), IndexError);
+  EXPECT_THROW(narrow(x, 1, 0, -1), Error);
 }
 
 TEST(Select, DropsADim) {
