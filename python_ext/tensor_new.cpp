@@ -92,19 +92,6 @@ void infer(PyObject* obj, size_t depth, Layout& layout) {
   if (n == 0 && !layout.leaf_depth) layout.leaf_depth = depth + 1;
 }
 
-Scalar to_scalar(PyObject* obj) {
-  const NumberKind kind = number_kind(obj);
-  if (kind == NumberKind::Bool) return Scalar(obj == Py_True);
-  if (kind == NumberKind::Int) {
-    const long long v = PyLong_AsLongLong(obj);
-    if (v == -1 && PyErr_Occurred()) throw python_error();
-    return Scalar(int64_t(v));
-  }
-  const double v = PyFloat_AsDouble(obj);
-  if (v == -1.0 && PyErr_Occurred()) throw python_error();
-  return Scalar(v);
-}
-
 template <typename T>
 void fill(PyObject* obj, char*& out, DType dtype) {
   if (is_tensor(obj)) {
@@ -115,7 +102,10 @@ void fill(PyObject* obj, char*& out, DType dtype) {
     return;
   }
   if (number_category(obj) != kNone) {
-    *reinterpret_cast<T*>(out) = to_scalar(obj).to<T>();
+    const Scalar value = to_scalar(obj);
+    // PyTorch checks integers alone here, and names the dtype (Note [Checked conversion of Python numbers]).
+    if constexpr (std::is_integral_v<T>) check_convertible(value, dtype, dtype_name(dtype));
+    *reinterpret_cast<T*>(out) = value.to<T>();
     out += sizeof(T);
     return;
   }
@@ -159,6 +149,19 @@ PyObject* to_list(const char* data, const Tensor& t, int64_t dim) {
 }
 
 }  // namespace
+
+Scalar to_scalar(PyObject* obj) {
+  const NumberKind kind = number_kind(obj);
+  if (kind == NumberKind::Bool) return Scalar(obj == Py_True);
+  if (kind == NumberKind::Int) {
+    const long long v = PyLong_AsLongLong(obj);
+    if (v == -1 && PyErr_Occurred()) throw python_error();
+    return Scalar(int64_t(v));
+  }
+  const double v = PyFloat_AsDouble(obj);
+  if (v == -1.0 && PyErr_Occurred()) throw python_error();
+  return Scalar(v);
+}
 
 Tensor tensor_from_sequence(PyObject* data, std::optional<DType> dtype) {
   if (is_tensor(data)) {

@@ -656,7 +656,15 @@ def nan_to_num(self, nan=None, posinf=None, neginf=None):
 # --- factories and conversions ----------------------------------------------------------------------
 
 def arange(end, start=0, step=1, dtype=None, device=None):
-    return np.arange(start, end, step).astype(dtype)
+    """PyTorch's: an integer dtype steps from start by step as int64 values (truncated), over a
+    count taken from the numbers as given, or from those int64 values for int64."""
+    if dtype is None or not np.issubdtype(dtype, np.integer):
+        return np.arange(start, end, step).astype(dtype)
+    first, by = int(start), int(step)
+    if by == 0:
+        raise ValueError("step must be nonzero")
+    count = math.ceil((int(end) - first) / by if dtype == np.int64 else (end - start) / step)
+    return (first + by * np.arange(count)).astype(dtype)  # empty for a negative count
 
 
 def eye(n, m=None, dtype=None, device=None):

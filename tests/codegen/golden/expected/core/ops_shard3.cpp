@@ -15,6 +15,10 @@ template <typename T> struct fill__op;
 
 static_assert(kNumDTypes == 10, "the kernel tables below have one entry per dtype");
 
+namespace detail {
+PointwiseCheck add_check;
+}  // namespace detail
+
 namespace {
 
 // add: its functor and kernels are in generated/kernels/shard3/.
@@ -60,8 +64,7 @@ const PointwiseKernels add_kernels = {
         &cpu_pointwise_run<kernels::add_op<double>>,
     },
 };
-const char* const add_constants[] = {"alpha", nullptr};
-const PointwiseOp add_pointwise = {"add", Promotion::Common, false, &add_kernels, add_constants};
+const PointwiseOp add_pointwise = {"add", Promotion::Common, false, &add_kernels, &detail::add_check};
 
 // fill_: its functor and kernels are in generated/kernels/shard3/.
 const PointwiseKernels fill__kernels = {
@@ -106,8 +109,7 @@ const PointwiseKernels fill__kernels = {
         &cpu_pointwise_run<kernels::fill__op<double>>,
     },
 };
-const char* const fill__constants[] = {"value", nullptr};
-const PointwiseOp fill__pointwise = {"fill_", Promotion::Common, false, &fill__kernels, fill__constants};
+const PointwiseOp fill__pointwise = {"fill_", Promotion::Common, false, &fill__kernels};
 
 }  // namespace
 
