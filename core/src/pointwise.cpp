@@ -82,8 +82,9 @@ Tensor wrapped_tensor(const Scalar& s, DType dtype) {
 // converting or coalescing: the kernel runs over one flat run (its cpu_run
 // entry, which needs no TensorIter), a Python number being a value on the
 // stack read with stride 0. run_fast() takes those calls
-// before any promotion is worked out; everything else, every error included,
-// takes the general path, which applies the same rules in full.
+// before any promotion is worked out; everything else, every error of
+// promotion, shape or aliasing included, takes the general path, which applies
+// the same rules in full. The checks of Note [Pointwise checks] run on both.
 bool run_fast(const PointwiseOp& op, const Tensor& given, OutMode mode, ArrayRef<Operand> inputs,
               ArrayRef<Scalar> scalars, Tensor& fresh) {
   const Tensor* first = nullptr;  // sets the dtype and shape of every other tensor

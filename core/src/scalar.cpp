@@ -1,6 +1,8 @@
 // core/src/scalar.cpp: PyTorch's overflow rule for Python numbers stored into a dtype.
 #include <cmath>
 #include <limits>
+#include <type_traits>
+#include <utility>
 
 #include "wick/dispatch.h"
 #include "wick/error.h"
@@ -26,7 +28,7 @@ std::pair<double, double> range() {
 namespace detail {
 
 bool overflows_slow(const Scalar& value, DType dtype) {
-  if (dtype == DType::Bool || value.is_bool()) return false;
+  if (dtype == DType::Bool) return false;  // anything is true or false
   return dispatch(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (std::is_integral_v<T>) {

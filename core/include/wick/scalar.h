@@ -66,7 +66,8 @@ bool overflows_slow(const Scalar& value, DType dtype);
 }  // namespace detail
 
 // Whether `value` is out of dtype's range, as PyTorch judges it (Note [Checked
-// conversion of Python numbers]). Small integers, the usual case, return at once.
+// conversion of Python numbers]). Bools and the integers -127 to 127, which every
+// dtype holds (the usual alpha=1 and fill_(0)), return at once.
 inline bool overflows(const Scalar& value, DType dtype) {
   if (value.is_bool()) return false;
   if (value.is_integral() && uint64_t(value.to_int64()) + 127 <= 254) return false;
