@@ -65,18 +65,6 @@ void pow_check(ArrayRef<Operand> inputs, ArrayRef<Scalar>, DType compute) {
   if (compute != DType::Float32 && compute != DType::Float64) check_convertible(*exponent, compute);
 }
 
-void where_check(ArrayRef<Operand> inputs, ArrayRef<Scalar> constants, DType compute) {
-  const DType condition = operand_dtype(inputs[0]);
-  if (condition == DType::UInt8) {
-    warn("where received a uint8 condition tensor. This behavior is deprecated and will be removed in a future "
-         "version of PyTorch. Use a boolean condition instead.");
-  } else {
-    WICK_CHECK(condition == DType::Bool, "where expected condition to be a boolean tensor, but got a tensor with dtype ",
-               dtype_type_name(condition));
-  }
-  scalar_values_check(inputs, constants, compute);  // the condition is a tensor
-}
-
 // lerp takes operands of one floating dtype: no promotion between them.
 void lerp_check(ArrayRef<Operand> inputs, ArrayRef<Scalar> constants, DType compute) {
   const DType self = operand_dtype(inputs[0]);

@@ -633,6 +633,11 @@ def div(self, other, rounding_mode=None):
     return quotient if rounding_mode is None else np.trunc(quotient).astype(dtype)
 
 
+def where(condition, self, other):
+    """np.where in PyTorch's result dtype, in which the (bool) condition takes no part."""
+    return np.where(condition, self, other).astype(_result_type(self, other))
+
+
 def clamp(self, min=None, max=None):
     """At least min and at most max (max where min > max), in the promoted dtype; NaN, in self or
     a bound, stays NaN."""

@@ -145,9 +145,8 @@ def test_alpha_and_beta_of_matrix_products_are_truncated_for_integers_as_in_pyto
 
 @pytest.mark.parametrize("condition", DTYPES)
 def test_where_takes_a_bool_condition(condition):
-    # A (deprecated) uint8 condition still takes part in promotion here: with bool or narrower
-    # integer values the result dtype differs from PyTorch's, so these values are wider.
-    for dtype in ("float32", "int64") + (("bool",) if condition != "uint8" else ()):
+    # A (deprecated) uint8 one is read as bool: it takes no part in the result's dtype.
+    for dtype in ("float32", "int64", "int8", "bool"):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # uint8 conditions are deprecated, in PyTorch as here
             assert_as_torch(lambda L: L.where(tensor(L, condition), tensor(L, dtype), tensor(L, dtype)))

@@ -17,8 +17,8 @@ struct Operand;
 // Note [Pointwise checks]
 // ~~~~~~~~~~~~~~~~~~~~~~~
 // Promotion takes calls that PyTorch refuses for reasons of its own: bool - bool,
-// an integer to a negative integer power, a float `where` condition, a bool
-// alpha. A declaration names a check for them (`check: sub_check`): a function
+// an integer to a negative integer power, a bool alpha, lerp between two
+// dtypes. A declaration names a check for them (`check: sub_check`): a function
 // of wick::detail with this signature, which the engine calls once the compute
 // dtype is known and before anything is written, on the fast path as on the
 // general one. It raises as PyTorch does, or returns. Every constant (alpha,
