@@ -31,7 +31,8 @@ void add_check(ArrayRef<Operand>, ArrayRef<Scalar> constants, DType compute) { c
 
 // A bool operand (a tensor, or True) has no subtraction in PyTorch: masks are inverted with ~.
 void sub_check(ArrayRef<Operand> inputs, ArrayRef<Scalar> constants, DType compute) {
-  const bool self_bool = operand_dtype(inputs[0]) == DType::Bool, other_bool = operand_dtype(inputs[1]) == DType::Bool;
+  const bool self_bool = operand_dtype(inputs[0]) == DType::Bool;
+  const bool other_bool = operand_dtype(inputs[1]) == DType::Bool;
   WICK_CHECK(!(self_bool && other_bool), "Subtraction, the `-` operator, with two bool tensors is not supported. "
                                          "Use the `^` or `logical_xor()` operator instead.");
   WICK_CHECK(!self_bool && !other_bool, "Subtraction, the `-` operator, with a bool tensor is not supported. "
@@ -41,13 +42,13 @@ void sub_check(ArrayRef<Operand> inputs, ArrayRef<Scalar> constants, DType compu
 }
 
 void neg_check(ArrayRef<Operand> inputs, ArrayRef<Scalar>, DType) {
-  WICK_CHECK(operand_dtype(inputs[0]) != DType::Bool, "Negation, the `-` operator, on a bool tensor is not supported. "
-                                                 "If you are trying to invert a mask, use the `~` or "
-                                                 "`logical_not()` operator instead.");
+  WICK_CHECK(operand_dtype(inputs[0]) != DType::Bool,
+             "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, "
+             "use the `~` or `logical_not()` operator instead.");
 }
 
-// A Python number given for an operand of where, clamp_min and clamp_max is a value
-// of the compute dtype in PyTorch, not a wrapped number: it is checked, never wrapped.
+// A Python number given for an operand of where (_s_where), clamp_min and clamp_max is
+// a value of the compute dtype in PyTorch, not a wrapped number: checked, never wrapped.
 void scalar_values_check(ArrayRef<Operand> inputs, ArrayRef<Scalar>, DType compute) {
   for (const Operand& in : inputs) {
     if (in.scalar) check_convertible(*in.scalar, compute);

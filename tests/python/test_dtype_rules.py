@@ -22,7 +22,7 @@ def tensor(L, dtype, values=None):
 
 
 def assert_as_torch(call):
-    torch_ref.assert_as_torch(torch, call)
+    return torch_ref.assert_as_torch(torch, call)
 
 
 # --- subtraction and negation of bools ----------------------------------------------------------
@@ -232,10 +232,19 @@ def test_argmax_and_argmin_of_bools_are_the_first_extreme(shape):
     assert x.argmax(-1).tolist() == indices.tolist() and x.max(-1)[1].tolist() == indices.tolist()
 
 
-def test_other_reductions_of_bools_as_pytorch():
-    values = [False, True, True, False, True]
-    for call in (lambda L: L.tensor(values).max(), lambda L: L.tensor(values).min(), lambda L: L.tensor(values).amax(),
-                 lambda L: L.tensor(values).max(0), lambda L: L.tensor(values).min(0), lambda L: L.tensor(values).sort(),
-                 lambda L: L.tensor(values).sort(descending=True), lambda L: L.argsort(L.tensor(values)),
-                 lambda L: L.tensor(values).cumsum(0), lambda L: L.tensor(values).sum(), lambda L: L.tensor(values).all()):
-        assert_as_torch(call)
+@pytest.mark.parametrize("reduce", [
+    lambda x: x.max(), lambda x: x.min(), lambda x: x.amax(), lambda x: x.max(0), lambda x: x.min(0),
+    lambda x: x.sort(), lambda x: x.sort(descending=True), lambda x: x.argsort(), lambda x: x.cumsum(0),
+    lambda x: x.sum(), lambda x: x.all(),
+])
+def test_other_reductions_of_bools_as_pytorch(reduce):
+    assert_as_torch(lambda L: reduce(L.tensor([False, True, True, False, True])))
+
+
+@pytest.mark.parametrize("name", ["topk", "kthvalue", "median"])
+def test_reductions_pytorch_has_no_bool_kernel_for_are_refused(name):
+    args = (2,) if name in ("topk", "kthvalue") else ()
+    with pytest.raises(RuntimeError, match="not implemented for 'Bool'"):
+        getattr(torch.tensor([False, True, True]), name)(*args)
+    with pytest.raises(TypeError, match=rf"{name}\(\): not implemented for 'Bool'"):
+        getattr(wick.tensor([False, True, True]), name)(*args)
