@@ -272,6 +272,7 @@ class Pointwise:
     output: str  # "same" | "bool"
     operands: Tuple[str, ...]  # the Tensor parameters the expression reads, in order
     constants: Tuple[str, ...]  # the Scalar parameters, passed to the kernel as constants
+    check: Optional[str] = None  # wick::detail::<check>, PyTorch's refusals (Note [Pointwise checks])
 
 
 @dataclass(frozen=True)
@@ -328,7 +329,7 @@ class ErrorAt:
 
 
 KNOWN_KEYS = ("name", "signatures", "variants", "inplace", "out", "pointwise", "cpp", "python",
-              "promote", "output", "dtypes", "doc", "numpy", "domain", "releases_gil", "samples")
+              "promote", "output", "check", "dtypes", "doc", "numpy", "domain", "releases_gil", "samples")
 
 
 def parse_file(path: str, data: object) -> List[Declaration]:
@@ -451,7 +452,7 @@ def parse_declaration(node: Node) -> Declaration:
     kind = impls[0]
     impl: Impl
     dtypes: Dict[str, Tuple[str, ...]] = {}
-    for key in ("promote", "output"):
+    for key in ("promote", "output", "check"):
         if key in node and kind != "pointwise":
             raise at_key(key)(f"'{key}' applies only to pointwise ops")
     if kind == "pointwise":
@@ -614,7 +615,10 @@ def _parse_pointwise(node: Node, name: str, sigs: List[Signature], raw_sigs: Nod
         raise at_value("pointwise")(f"parameter '{unused}' is not used in the expression {shown(expr)}")
     promote = get_choice("promote", ("common", "int_to_float"))
     output = get_choice("output", ("same", "bool"))
-    return Pointwise(expr.strip(), promote, output, operands, constants)
+    check = node.get("check")
+    if check is not None and (not isinstance(check, str) or not _IDENT.match(check)):
+        raise at_value("check")(f"'check' names a C++ function of wick::detail, not {check!r}")
+    return Pointwise(expr.strip(), promote, output, operands, constants, check)
 
 
 _BITWISE_NODES = (ast.BitAnd, ast.BitOr, ast.BitXor, ast.LShift, ast.RShift, ast.Invert)

@@ -10,7 +10,7 @@ value derived from their role, which the name and type of a parameter decide:
     tensors  a Tensor[] of the dtype under test
     index    an int64 Tensor of valid indices
     indices  a Tensor?[] of int64 Tensors, the i-th indexing dim i of self (a Tensor[] named indices)
-    mask     a bool Tensor
+    mask     a bool Tensor (a mask, or the condition of where)
     dim      an int or int[] naming dims of self
     size     an int[] of sizes (size, shape, sizes)
     dtype    a ScalarType
@@ -30,6 +30,7 @@ from codegen.yaml_loader import Node, NodeList
 if TYPE_CHECKING:  # the model imports this module
     from codegen.model import Param, Signature
 
+MASK_NAMES = frozenset({"mask", "condition"})
 DIM_NAMES = frozenset({"dim", "dims", "dim0", "dim1", "dim2", "start_dim", "end_dim", "source", "destination"})
 SIZE_NAMES = frozenset({"size", "shape", "sizes"})
 # The dims derived for an op's first, second and third dim parameters.
@@ -50,7 +51,7 @@ def role(param: Param) -> str:
     if t.base == "Tensor" and t.is_list:
         return "indices" if param.name == "indices" else "tensors"
     if t.base == "Tensor":
-        return param.name if param.name in ("index", "mask") else "tensor"
+        return "index" if param.name == "index" else "mask" if param.name in MASK_NAMES else "tensor"
     if t.base == "int" and param.name in DIM_NAMES:
         return "dim"
     if t.base == "int" and t.is_list and param.name in SIZE_NAMES:

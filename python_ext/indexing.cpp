@@ -258,7 +258,7 @@ Sliced apply_slicing(const Tensor& self, PyObject* index) {
 Tensor value_tensor(PyObject* value, DType dtype) {
   Tensor v;
   if (is_tensor(value)) v = alias(unpack_tensor(value));  // read with the GIL released
-  else if (number_kind(value) != NumberKind::None) v = tensor_from_sequence(value, std::nullopt);
+  else if (number_kind(value) != NumberKind::None) v = scalar_tensor(to_scalar(value), dtype);  // a checked value
   else v = tensor_from_sequence(value, dtype);
   while (v.dim() > 0 && v.size(0) == 1) v = select(v, 0, 0);
   return v;

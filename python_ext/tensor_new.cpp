@@ -42,7 +42,11 @@ Category number_category(PyObject* obj) {
 }
 
 Scalar to_scalar(PyObject* obj, Category cat) {
-  if (cat == kBool) return Scalar(obj == Py_True || PyObject_IsTrue(obj) == 1);
+  if (cat == kBool) {  // a Python bool or a NumPy one
+    const int truth = PyObject_IsTrue(obj);
+    if (truth < 0) throw python_error();
+    return Scalar(truth == 1);
+  }
   if (cat == kInt) {
     const long long v = PyLong_AsLongLong(obj);
     if (v == -1 && PyErr_Occurred()) throw python_error();
@@ -81,7 +85,12 @@ class NestedData {
     int64_t written = 0;
     size_t number = 0;
     auto numbers_until = [&](int64_t end) {
-      for (; written < end; ++written) out[written] = numbers_[number++].to<T>();
+      for (; written < end; ++written) {
+        const Scalar& value = numbers_[number++];
+        // PyTorch checks integers alone here, and names the dtype (Note [Checked conversion of Python numbers]).
+        if constexpr (std::is_integral_v<T>) check_convertible(value, result.dtype(), dtype_name(result.dtype()));
+        out[written] = value.to<T>();
+      }
     };
     for (const auto& [at, t] : tensors_) {
       numbers_until(at);
@@ -187,6 +196,8 @@ PyObject* to_list(const char* data, const Tensor& t, int64_t dim) {
 }
 
 }  // namespace
+
+Scalar to_scalar(PyObject* obj) { return to_scalar(obj, number_category(obj)); }
 
 Tensor tensor_from_sequence(PyObject* data, std::optional<DType> dtype) {
   if (is_tensor(data)) {

@@ -6,10 +6,14 @@
 #include <optional>
 
 #include "wick/device.h"
+#include "wick/scalar.h"
 #include "wick/tensor.h"
 
 namespace wick {
 namespace python {
+
+// A Python number (bool, int, float, or a NumPy scalar of one) as a Scalar.
+Scalar to_scalar(PyObject* obj);
 
 // A new CPU tensor holding `data` (a number, nested sequences of numbers, or a
 // tensor), of `dtype` or, when none is given, the dtype PyTorch would infer.

@@ -235,26 +235,6 @@ std::pair<double, double> exact_integer_range(DType d) {
   });
 }
 
-// Start and end of linspace and logspace become values of the dtype first: refuse those it cannot hold.
-void check_fits(const char* op, const Scalar& value, DType d) {
-  if (value.is_bool() || d == DType::Bool) return;
-  const double x = value.to_double();
-  const bool fits = dispatch(d, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    if constexpr (std::is_integral_v<T>) {
-      using L = std::numeric_limits<T>;
-      if (value.is_integral()) return value.to_int64() >= int64_t(L::min()) && value.to_int64() <= int64_t(L::max());
-      return std::isfinite(x) && x > double(L::min()) - 1 && x < double(L::max()) + 1;
-    } else {
-      const double max = std::is_same_v<T, Half> ? 65504.0
-                         : std::is_same_v<T, BFloat16> ? 3.3895313892515355e38
-                                                        : double(std::numeric_limits<T>::max());
-      return !std::isfinite(x) || std::abs(x) <= max;
-    }
-  });
-  WICK_CHECK_VALUE(fits, op, "(): value ", x, " cannot be converted to type ", dtype_name(d), " without overflow");
-}
-
 // rand_like or randn_like: the values random() gives for self's sizes, laid out like self; a
 // contiguous CPU result is filled in place, as random() fills its own.
 Tensor random_like(const char* op, const Tensor& self, std::optional<DType> dtype, std::optional<Device> device,
@@ -294,30 +274,36 @@ Tensor full(IntArrayRef size, const Scalar& fill_value, std::optional<DType> dty
   return fill_(empty(size, dtype.value_or(natural), device), fill_value);
 }
 
+// PyTorch reads the bounds and the step as values of the dtype's accumulate type: int64
+// for integer dtypes (so arange(0.5, 3, dtype=int32) starts at 0, and a step of 0.5 is
+// 0), float for 16-bit floats, double otherwise. The count comes from the Python
+// numbers in double, except for int64, where it comes from the int64 values.
 Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step, std::optional<DType> dtype,
               std::optional<Device> device) {
   const bool any_float = start.is_floating_point() || end.is_floating_point() || step.is_floating_point();
   const DType d = dtype.value_or(any_float ? kDefaultFloat : DType::Int64);
   WICK_CHECK_TYPE(d != DType::Bool, "arange(): not implemented for 'Bool'");  // as PyTorch
-  const double lo = start.to_double(), hi = end.to_double(), st = step.to_double();
+  const DType acc = !is_floating(d) ? DType::Int64 : itemsize(d) == 2 ? DType::Float32 : DType::Float64;
+  const Scalar first = checked_convert(start, acc), last = checked_convert(end, acc), by = checked_convert(step, acc);
+  const double lo = first.to_double(), hi = last.to_double(), st = by.to_double();
   WICK_CHECK_VALUE(st != 0, "arange(): step must be nonzero");
   WICK_CHECK_VALUE(std::isfinite(lo) && std::isfinite(hi), "arange(): unsupported range: ", lo, " -> ", hi);
   WICK_CHECK_VALUE((st > 0 && hi >= lo) || (st < 0 && hi <= lo),
                    "arange(): upper bound and larger bound inconsistent with step sign");
-  // Integers in 128 bits: end - start of two int64s may not fit in 64.
+  // Integer dtypes count exactly, in 128 bits: last - first of two int64s may not fit in 64.
   const double count =
-      any_float ? std::ceil((hi - lo) / st)
-                : double((__int128(end.to_int64()) - start.to_int64() + step.to_int64() - (st > 0 ? 1 : -1)) /
-                         step.to_int64());
+      !is_floating(d) ? double((__int128(last.to_int64()) - first.to_int64() + by.to_int64() - (st > 0 ? 1 : -1)) /
+                               by.to_int64())
+                      : std::ceil((end.to_double() - start.to_double()) / step.to_double());
   WICK_CHECK_VALUE(count >= 0 && count < 9.0e18, "arange(): invalid number of elements ", count);
   Tensor out = empty({int64_t(count)}, d, kCPU);
   dispatch(d, [&](auto tag) {
     using T = typename decltype(tag)::type;
     T* p = out.data<T>();
     for (int64_t i = 0; i < out.numel(); ++i) {
-      if (any_float) p[i] = T(opmath_t<T>(lo + double(i) * st));
-      // start + i * step lies between start and end; modulo 2**64 the terms may wrap on the way.
-      else p[i] = T(opmath_t<T>(int64_t(uint64_t(start.to_int64()) + uint64_t(i) * uint64_t(step.to_int64()))));
+      // first + i * by lies between first and last; modulo 2**64 the terms may wrap on the way.
+      if constexpr (std::is_integral_v<T>) p[i] = T(uint64_t(first.to_int64()) + uint64_t(i) * uint64_t(by.to_int64()));
+      else p[i] = T(opmath_t<T>(lo + double(i) * st));
     }
   });
   return to(out, resolve(device));
@@ -349,8 +335,8 @@ Tensor spaced_output(const char* op, const Scalar& start, const Scalar& end, int
   WICK_CHECK_VALUE(steps >= 0, op, "(): number of steps must be non-negative, got ", steps);
   const DType d = dtype.value_or(kDefaultFloat);
   WICK_CHECK_TYPE(d != DType::Bool, op, "(): not implemented for 'Bool'");
-  check_fits(op, start, d);
-  check_fits(op, end, d);
+  check_convertible(start, d);  // they are values of the dtype first
+  check_convertible(end, d);
   return empty({steps}, d, kCPU);
 }
 

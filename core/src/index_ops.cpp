@@ -1,10 +1,8 @@
 // core/src/index_ops.cpp: index_select, gather, scatter(_add), index_add, masked_fill/select, take and put, on CPU.
 #include <algorithm>
 #include <array>
-#include <cmath>
 #include <cstdint>
 #include <cstring>
-#include <limits>
 #include <optional>
 #include <type_traits>
 #include <vector>
@@ -58,47 +56,6 @@ std::vector<int64_t> index_values(const Tensor& index, int64_t low, int64_t high
 }
 
 bool is_index_dtype(DType d, bool int32_ok) { return d == DType::Int64 || (int32_ok && d == DType::Int32); }
-
-// The largest finite value of a floating dtype, as PyTorch's overflow check sees it.
-template <typename T>
-constexpr double float_max() {
-  if constexpr (std::is_same_v<T, Half>) return 65504.0;
-  if constexpr (std::is_same_v<T, BFloat16>) return 3.3895313892515355e38;
-  return double(std::numeric_limits<float>::max());
-}
-
-// Whether T can hold `value`, as PyTorch checks fill values (masked_fill,
-// scatter). As there, negative integers wrap into unsigned types, infinities
-// and NaN fit floating types.
-template <typename T>
-bool fits(const Scalar& value) {
-  if constexpr (std::is_same_v<T, bool> || std::is_same_v<T, double>) {
-    return true;
-  } else if constexpr (std::is_integral_v<T>) {
-    using Limits = std::numeric_limits<T>;
-    if (value.is_floating_point()) {
-      const double v = value.to_double();  // NaN fails both comparisons
-      return v >= double(Limits::lowest()) && v < double(Limits::max()) + 1.0;
-    }
-    if (value.is_integral()) {
-      const int64_t v = value.to_int64();
-      return std::is_unsigned_v<T> ? (v <= int64_t(Limits::max()) && v >= -int64_t(Limits::max()))
-                                   : (v >= int64_t(Limits::lowest()) && v <= int64_t(Limits::max()));
-    }
-    return true;
-  } else {
-    const double v = value.to_double();
-    return !std::isfinite(v) || std::fabs(v) <= float_max<T>();
-  }
-}
-
-// `value` as a T for writing into a tensor, or RuntimeError when T cannot hold it.
-template <typename T>
-T checked_value(const char* op, const Scalar& value) {
-  WICK_CHECK(fits<T>(value), op, "(): value cannot be converted to type ", dtype_name(dtype_of<T>::value),
-             " without overflow");
-  return value.to<T>();
-}
 
 // Bool masks, and uint8 ones with a deprecation warning, as PyTorch takes them.
 void check_mask(const char* op, const Tensor& mask) {
@@ -196,8 +153,9 @@ void scatter_into(const char* op, const Tensor& self, int64_t dim, const Tensor&
     using T = typename decltype(tag)::type;
     T* out = self.data<T>();
     if (!src) {
-      if (!fits<T>(*value)) detail::check_indices(loop, pos, fail);  // a bad index is reported first
-      const T v = checked_value<T>(op, *value);
+      if (overflows(*value, self.dtype())) detail::check_indices(loop, pos, fail);  // a bad index is reported first
+      check_convertible(*value, self.dtype());
+      const T v = value->template to<T>();
       run_indexed<IndexedOp::Write>(loop, out, pos, &v, split, fail);
     } else if (add) {
       run_indexed<IndexedOp::Add>(loop, out, pos, source.data<T>(), split, fail);
@@ -224,9 +182,10 @@ void masked_fill_into(const char* op, const Tensor& self, const Tensor& mask, co
     }
   }
   const Tensor m = unaliased(expand(mask, self.sizes()), self);
+  check_convertible(value, self.dtype());
   dispatch(self.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    const T v = checked_value<T>(op, value);
+    const T v = value.template to<T>();
     if (self.numel() == 0) return;
     T* dst = self.data<T>();
     const uint8_t* bits = reinterpret_cast<const uint8_t*>(m.data_ptr());  // bool and uint8 alike
@@ -472,6 +431,7 @@ Tensor index_add_(const Tensor& self, int64_t dim, const Tensor& index, const Te
   };
   const std::vector<int64_t> pos = index_values(index, 0, size, fail);
   if (source.numel() == 0) return self;
+  check_convertible(alpha, self.dtype());
   const Tensor src = unaliased(source, self);
   // A scatter_add (Note [Indexed rows]) whose index is pos along d, the same (stride 0) along every other dim.
   DimVector target = dst.strides, along(dst.sizes.size(), 0);

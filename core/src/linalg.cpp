@@ -38,11 +38,6 @@ void check_self(const char* op, const Tensor& self, const Tensor& operand) {
              self.device().str());
 }
 
-void check_scalars(const char* op, DType dtype, const Scalar& beta, const Scalar& alpha) {
-  WICK_CHECK_TYPE(is_floating(dtype) || (!alpha.is_floating_point() && !beta.is_floating_point()), op,
-                  "(): for integral input tensors, beta and alpha must not be floating point numbers");
-}
-
 // Whether BLAS can read a rows x cols matrix with these strides as is: one unit stride and a
 // leading dimension that covers the other. The stride of a dim of size 1 is never read, so any will do.
 bool blas_layout(int64_t rows, int64_t cols, int64_t rs, int64_t cs, CBLAS_TRANSPOSE* trans, int64_t* ld) {
@@ -379,9 +374,9 @@ Tensor addmv_out(const Tensor& out, const Tensor& self, const Tensor& mat, const
              "-D and ", vec.dim(), "-D");
   WICK_CHECK(mat.size(1) == vec.size(0), "addmv(): size mismatch, got matrix ", matrix_str(mat), " and vector ",
              vec.size(0));
-  check_scalars("addmv", mat.dtype(), beta, alpha);
-  Tensor result = start_result("addmv", self, {mat.size(0)}, beta);
-  gemm_batched(result, mat, unsqueeze(vec, 1), {}, alpha, beta, false);
+  const Scalar b = checked_convert(beta, mat.dtype()), a = checked_convert(alpha, mat.dtype());
+  Tensor result = start_result("addmv", self, {mat.size(0)}, b);
+  gemm_batched(result, mat, unsqueeze(vec, 1), {}, a, b, false);
   return detail::finish_out("addmv", out, result);
 }
 
@@ -392,9 +387,9 @@ Tensor addmm_out(const Tensor& out, const Tensor& self, const Tensor& mat1, cons
   WICK_CHECK(mat1.dim() == 2, "addmm(): mat1 must be a matrix, got ", mat1.dim(), "-D tensor");
   WICK_CHECK(mat2.dim() == 2, "addmm(): mat2 must be a matrix, got ", mat2.dim(), "-D tensor");
   check_mm_shapes("addmm", mat1, mat2);
-  check_scalars("addmm", mat1.dtype(), beta, alpha);
-  Tensor result = start_result("addmm", self, {mat1.size(0), mat2.size(1)}, beta);
-  gemm_batched(result, mat1, mat2, {}, alpha, beta, false);
+  const Scalar b = checked_convert(beta, mat1.dtype()), a = checked_convert(alpha, mat1.dtype());
+  Tensor result = start_result("addmm", self, {mat1.size(0), mat2.size(1)}, b);
+  gemm_batched(result, mat1, mat2, {}, a, b, false);
   return detail::finish_out("addmm", out, result);
 }
 
@@ -408,9 +403,9 @@ Tensor addbmm_out(const Tensor& out, const Tensor& self, const Tensor& batch1, c
              batch1.size(0), " and ", batch2.size(0));
   WICK_CHECK(batch1.size(2) == batch2.size(1), "addbmm(): incompatible matrix sizes for bmm (", batch1.size(1), "x",
              batch1.size(2), " and ", batch2.size(1), "x", batch2.size(2), ")");
-  check_scalars("addbmm", batch1.dtype(), beta, alpha);
-  Tensor result = start_result("addbmm", self, {batch1.size(1), batch2.size(2)}, beta);
-  gemm_batched(result, batch1, batch2, {batch1.size(0)}, alpha, beta, true);
+  const Scalar b = checked_convert(beta, batch1.dtype()), a = checked_convert(alpha, batch1.dtype());
+  Tensor result = start_result("addbmm", self, {batch1.size(1), batch2.size(2)}, b);
+  gemm_batched(result, batch1, batch2, {batch1.size(0)}, a, b, true);
   return detail::finish_out("addbmm", out, result);
 }
 
@@ -419,9 +414,9 @@ Tensor baddbmm_out(const Tensor& out, const Tensor& self, const Tensor& batch1, 
   check_operands("baddbmm", batch1, batch2);
   check_self("baddbmm", self, batch1);
   check_batches("baddbmm", batch1, batch2);
-  check_scalars("baddbmm", batch1.dtype(), beta, alpha);
-  Tensor result = start_result("baddbmm", self, {batch1.size(0), batch1.size(1), batch2.size(2)}, beta);
-  gemm_batched(result, batch1, batch2, {batch1.size(0)}, alpha, beta, false);
+  const Scalar b = checked_convert(beta, batch1.dtype()), a = checked_convert(alpha, batch1.dtype());
+  Tensor result = start_result("baddbmm", self, {batch1.size(0), batch1.size(1), batch2.size(2)}, b);
+  gemm_batched(result, batch1, batch2, {batch1.size(0)}, a, b, false);
   return detail::finish_out("baddbmm", out, result);
 }
 

@@ -55,6 +55,24 @@ bool keeps_dtype(const Scalar& s, DType dtype) {
   return is_floating(dtype) || s.is_bool() || (!s.is_floating_point() && dtype != DType::Bool);
 }
 
+// The op's own rules, then PyTorch's conversion of each constant to the compute
+// dtype (Note [Pointwise checks]), in the order PyTorch applies them.
+void check_call(const PointwiseOp& op, ArrayRef<Operand> inputs, ArrayRef<Scalar> constants, DType compute) {
+  if (op.check) op.check(inputs, constants, compute);
+  for (const Scalar& c : constants) check_convertible(c, compute);
+}
+
+// A wrapped number as a 0-d tensor of `dtype`, converted as the fast path converts it:
+// as an operand, which wraps, not as a value, which is checked (Note [Wrapped numbers]).
+Tensor wrapped_tensor(const Scalar& s, DType dtype) {
+  Tensor t = empty({}, dtype, kCPU);
+  dispatch(dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    *t.data<T>() = s.template to<T>();
+  });
+  return t;
+}
+
 // Note [Pointwise fast path]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~
 // Most calls are on CPU tensors that are contiguous, of one shape and one
@@ -64,8 +82,9 @@ bool keeps_dtype(const Scalar& s, DType dtype) {
 // converting or coalescing: the kernel runs over one flat run (its cpu_run
 // entry, which needs no TensorIter), a Python number being a value on the
 // stack read with stride 0. run_fast() takes those calls
-// before any promotion is worked out; everything else, every error included,
-// takes the general path, which applies the same rules in full.
+// before any promotion is worked out; everything else, every error of
+// promotion, shape or aliasing included, takes the general path, which applies
+// the same rules in full. The checks of Note [Pointwise checks] run on both.
 bool run_fast(const PointwiseOp& op, const Tensor& given, OutMode mode, ArrayRef<Operand> inputs,
               ArrayRef<Scalar> scalars, Tensor& fresh) {
   const Tensor* first = nullptr;  // sets the dtype and shape of every other tensor
@@ -78,13 +97,7 @@ bool run_fast(const PointwiseOp& op, const Tensor& given, OutMode mode, ArrayRef
   if (!first || !first->defined() || !first->device().is_cpu() || !first->is_contiguous()) return false;
   const DType dtype = first->dtype();
   const PointwiseRunFn kernel = op.kernels->cpu_run[int(dtype)];
-  if (!kernel) return false;
-  if (!is_floating(dtype)) {
-    if (op.promotion == Promotion::IntToFloat) return false;
-    for (const Scalar& s : scalars) {
-      if (s.is_floating_point()) return false;
-    }
-  }
+  if (!kernel || (op.promotion == Promotion::IntToFloat && !is_floating(dtype))) return false;
   // Operand k + 1 is input k: a tensor read in place, or a Python number stored as `dtype`.
   const int n = int(inputs.size()) + 1;
   if (n > TensorIter::kMaxOperands) return false;
@@ -126,6 +139,7 @@ bool run_fast(const PointwiseOp& op, const Tensor& given, OutMode mode, ArrayRef
       if (in.tensor && !in.tensor->is_same(given) && !safe_alias(*in.tensor, given)) return false;
     }
   }
+  check_call(op, inputs, scalars, dtype);
   data[0] = out->data_ptr();
   strides[0] = itemsize(result_dtype);
   kernel(data, strides, out->numel(), scalars.data());
@@ -146,13 +160,7 @@ void run_general(const PointwiseOp& op, const Tensor& given, OutMode mode, Array
   DType compute = common;
   if (op.promotion == Promotion::IntToFloat && !is_floating(compute)) compute = kDefaultFloat;
   const DType result_dtype = op.bool_output ? DType::Bool : compute;
-  // A constant is cast to the compute dtype; with integer tensors a float one
-  // would silently truncate (alpha=0.5 becoming 0), so it is refused, as in PyTorch.
-  for (size_t i = 0; i < scalars.size() && !inputs.empty(); ++i) {
-    WICK_CHECK_TYPE(is_floating(compute) || !scalars[i].is_floating_point(), op.name,
-                    "(): for integral input tensors, argument ", op.constant_names[i],
-                    " must not be a floating point number");
-  }
+  check_call(op, inputs, scalars, compute);
 
   // The device: CPU 0-d tensors and Python numbers may join operands on any device.
   std::optional<Device> device;
@@ -209,7 +217,7 @@ void run_general(const PointwiseOp& op, const Tensor& given, OutMode mode, Array
   operands[0] = target;
   WICK_INTERNAL_ASSERT(inputs.size() < size_t(TensorIter::kMaxOperands), "too many operands");
   for (size_t i = 0; i < inputs.size(); ++i) {
-    Tensor t = inputs[i].tensor ? *inputs[i].tensor : scalar_tensor(*inputs[i].scalar, compute);
+    Tensor t = inputs[i].tensor ? *inputs[i].tensor : wrapped_tensor(*inputs[i].scalar, compute);
     if (t.dtype() != compute) t = to(t, compute);
     if (t.device() != *device) t = to(t, *device);
     if (!safe_alias(t, target)) t = clone(t);

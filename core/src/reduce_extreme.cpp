@@ -19,7 +19,6 @@ Tensor extreme(const char* op, const Tensor& self, IntArrayRef dims, bool keepdi
 
 // argmax, argmin: the position of the first largest (smallest) element, NaN counting as the extreme.
 Tensor arg_extreme(const char* op, const Tensor& self, std::optional<int64_t> dim, bool keepdim, bool largest) {
-  WICK_CHECK_TYPE(self.dtype() != DType::Bool, op, "(): not implemented for 'Bool'");
   if (dim) {
     check_nonempty_groups(op, self, *dim);
   } else {

@@ -108,16 +108,17 @@ class Tensor(_C.TensorBase):
         device = self.device
         return (2, device.index) if device.type == "cuda" else (1, 0)
 
-    # Pickling goes through Python lists: correct, though not zero-copy.
+    # Pickling goes through Python lists: correct, though not zero-copy. The attributes are
+    # pickle's state, set once the tensor exists, so that they may refer to the tensor itself.
     def __reduce_ex__(self, protocol):
-        return _rebuild, (self.tolist(), self.dtype, tuple(self.shape), self.__dict__)
+        return _rebuild, (type(self), self.tolist(), self.dtype, tuple(self.shape)), self.__dict__ or None
 
 
-def _rebuild(data, dtype, shape, state):
-    """Unpickles a tensor: its values, dtype, shape and attributes."""
+def _rebuild(cls, data, dtype, shape):
+    """Unpickles a tensor of class `cls` from its values, dtype and shape; pickle then sets its attributes.
+    A subclass's __init__ is not run, as for any object pickle rebuilds."""
     t = _C.tensor(data, dtype=dtype).reshape(shape)
-    t.__dict__.update(state)
-    return t
+    return t if cls is Tensor else _C._legacy_new(cls, dtype, t)
 
 
 _C._set_tensor_class(Tensor)

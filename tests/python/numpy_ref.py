@@ -633,6 +633,11 @@ def div(self, other, rounding_mode=None):
     return quotient if rounding_mode is None else np.trunc(quotient).astype(dtype)
 
 
+def where(condition, self, other):
+    """np.where in PyTorch's result dtype, in which the (bool) condition takes no part."""
+    return np.where(condition, self, other).astype(_result_type(self, other))
+
+
 def clamp(self, min=None, max=None):
     """At least min and at most max (max where min > max), in the promoted dtype; NaN, in self or
     a bound, stays NaN."""
@@ -656,7 +661,15 @@ def nan_to_num(self, nan=None, posinf=None, neginf=None):
 # --- factories and conversions ----------------------------------------------------------------------
 
 def arange(end, start=0, step=1, dtype=None, device=None):
-    return np.arange(start, end, step).astype(dtype)
+    """PyTorch's: an integer dtype steps from start by step as int64 values (truncated), over a
+    count taken from the numbers as given, or from those int64 values for int64."""
+    if dtype is None or not np.issubdtype(dtype, np.integer):
+        return np.arange(start, end, step).astype(dtype)
+    first, by = int(start), int(step)
+    if by == 0:
+        raise ValueError("step must be nonzero")
+    count = math.ceil((int(end) - first) / by if dtype == np.int64 else (end - start) / step)
+    return (first + by * np.arange(count)).astype(dtype)  # empty for a negative count
 
 
 def eye(n, m=None, dtype=None, device=None):

@@ -77,14 +77,14 @@ def test_ints_of_every_size_keep_their_value(value):
     (lambda t: t.add_(wick.ones(2, 3)), RuntimeError, r"add_\(\): output with shape \[3\] doesn't match"),
     (lambda t: t.size(1), IndexError, "Dimension out of range"),
     (lambda t: wick.ones(3, dtype=wick.int32).add_(1.5), RuntimeError, "result type Float can't be cast"),
-    (lambda t: wick.neg(wick.tensor([True])), TypeError, r"neg\(\): not supported for dtype bool"),
+    (lambda t: wick.abs(wick.tensor([True])), TypeError, r"abs\(\): not supported for dtype bool"),
     (lambda t: wick.zeros(-1), ValueError, "negative dimension"),
     (lambda t: wick.empty(1 << 62), MemoryError, "memory"),
     (lambda t: wick.empty(1 << 40, 1 << 40), MemoryError, "memory"),
     (lambda t: t.expand(2, 3).add_(1), RuntimeError, "more than one element of the written-to tensor"),
     (lambda t: t.to("gpu"), ValueError, "device string"),
     (lambda t: wick.add(None, t), TypeError, "add"),
-    (lambda t: wick.tensor([1, 2]).add(1, alpha=0.5), TypeError, "alpha must not be a floating point"),
+    (lambda t: wick.tensor([1, 2]).add(1, alpha=0.5), RuntimeError, "alpha must not be a floating point"),
     (lambda t: wick.tensor(1.0).size(0), IndexError, "tensor has no dimensions"),
 ])
 def test_core_errors_become_python_exceptions(x, call, exc, match):

@@ -69,8 +69,9 @@ def test_beta_zero_ignores_self():
     (lambda: wick.mv(wick.ones(2, 3), wick.ones(2)), RuntimeError, "size mismatch"),
     (lambda: wick.ones(4).addmv_(wick.ones(3, 2), wick.ones(2)), RuntimeError, "does not broadcast"),
     (lambda: wick.addmv(wick.ones(2, 3), wick.ones(3, 2), wick.ones(2)), RuntimeError, "does not broadcast"),
-    (lambda: wick.ones(3, dtype=wick.int64).addmv_(wick.ones(3, 2, dtype=wick.int64),
-                                                  wick.ones(2, dtype=wick.int64), alpha=0.5), TypeError, "integral"),
+    (lambda: wick.ones(3, dtype=wick.int8).addmv_(wick.ones(3, 2, dtype=wick.int8),
+                                                 wick.ones(2, dtype=wick.int8), alpha=128), RuntimeError,
+     "value cannot be converted to type int8_t without overflow"),
 ])
 def test_linalg_errors(call, exc, match):
     with pytest.raises(exc, match=match):

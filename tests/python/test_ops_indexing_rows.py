@@ -287,7 +287,7 @@ def test_bad_index_take_put(at, layout):
 def test_bad_index_before_bad_value():
     with pytest.raises(IndexError, match="index 5 is out of bounds"):
         wick.zeros(2, dtype=wick.int8).scatter(0, wick.tensor([5]), 128)
-    with pytest.raises(RuntimeError, match="int8 without overflow"):
+    with pytest.raises(RuntimeError, match="int8_t without overflow"):
         wick.zeros(2, dtype=wick.int8).scatter(0, wick.tensor([1]), 128)
 
 

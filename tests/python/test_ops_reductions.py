@@ -20,7 +20,6 @@ import wick
 from reference import DTYPES, FLOATS, assert_close, make, random_values, to_numpy, wdtype
 
 INTEGRAL = tuple(d for d in DTYPES if d not in FLOATS)  # bool included
-NOT_BOOL = DTYPES[1:]
 SHAPE = (3, 4, 5)
 
 
@@ -106,9 +105,9 @@ OPS = [
     Op("min", "none", DTYPES, lambda t, dim, keepdim: t.min(), lambda a, axis, k, d: a.min(), _same),
     Op("amax", "list", DTYPES, _list("amax"), lambda a, axis, k, d: a.max(axis=axis, keepdims=k), _same),
     Op("amin", "list", DTYPES, _list("amin"), lambda a, axis, k, d: a.min(axis=axis, keepdims=k), _same),
-    Op("argmax", "argdim", NOT_BOOL, lambda t, dim, keepdim: t.argmax(dim, keepdim),
+    Op("argmax", "argdim", DTYPES, lambda t, dim, keepdim: t.argmax(dim, keepdim),
        lambda a, axis, k, d: np.argmax(a, axis=axis, keepdims=k), lambda d: "int64"),
-    Op("argmin", "argdim", NOT_BOOL, lambda t, dim, keepdim: t.argmin(dim, keepdim),
+    Op("argmin", "argdim", DTYPES, lambda t, dim, keepdim: t.argmin(dim, keepdim),
        lambda a, axis, k, d: np.argmin(a, axis=axis, keepdims=k), lambda d: "int64"),
     _all_any("all"),
     _all_any("any"),

@@ -112,7 +112,7 @@ template <typename T>
 WICK_HOST_DEVICE inline bool divisor_is_zero(T b) {
   if (b != T(0)) return false;
 #ifndef __CUDA_ARCH__
-  throw Error("ZeroDivisionError: integer division by zero");
+  throw Error("ZeroDivisionError");  // PyTorch's words
 #else
   return true;
 #endif

@@ -12,12 +12,26 @@ enum class Promotion : uint8_t {
   IntToFloat,   // as Common, then integers and bool compute in the default float dtype
 };
 
+struct Operand;
+
+// Note [Pointwise checks]
+// ~~~~~~~~~~~~~~~~~~~~~~~
+// Promotion takes calls that PyTorch refuses for reasons of its own: bool - bool,
+// an integer to a negative integer power, a bool alpha, lerp between two
+// dtypes. A declaration names a check for them (`check: sub_check`): a function
+// of wick::detail with this signature, which the engine calls once the compute
+// dtype is known and before anything is written, on the fast path as on the
+// general one. It raises as PyTorch does, or returns. Every constant (alpha,
+// value) is checked by the engine itself, as PyTorch converts it to the compute
+// dtype (Note [Checked conversion of Python numbers]).
+using PointwiseCheck = void(ArrayRef<Operand> inputs, ArrayRef<Scalar> constants, DType compute);
+
 struct PointwiseOp {
   const char* name;
   Promotion promotion;
   bool bool_output;  // comparisons: compute in the promoted dtype, write bool
   const PointwiseKernels* kernels;
-  const char* const* constant_names;  // the Scalar constants, for messages
+  PointwiseCheck* check = nullptr;  // see Note [Pointwise checks]
 };
 
 enum class OutMode : uint8_t {

@@ -62,8 +62,7 @@ const PointwiseKernels div_trunc_kernels = {
         nullptr,
     },
 };
-const char* const div_trunc_constants[] = {nullptr};
-const PointwiseOp div_trunc_pointwise = {"div_trunc", Promotion::Common, false, &div_trunc_kernels, div_trunc_constants};
+const PointwiseOp div_trunc_pointwise = {"div_trunc", Promotion::Common, false, &div_trunc_kernels};
 
 // lt: its functor and kernels are in generated/kernels/shard1/.
 const PointwiseKernels lt_kernels = {
@@ -108,8 +107,7 @@ const PointwiseKernels lt_kernels = {
         &cpu_pointwise_run<kernels::lt_op<double>>,
     },
 };
-const char* const lt_constants[] = {nullptr};
-const PointwiseOp lt_pointwise = {"lt", Promotion::Common, true, &lt_kernels, lt_constants};
+const PointwiseOp lt_pointwise = {"lt", Promotion::Common, true, &lt_kernels};
 
 }  // namespace
 

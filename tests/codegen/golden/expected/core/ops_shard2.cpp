@@ -61,8 +61,7 @@ const PointwiseKernels relu_mod_kernels = {
         nullptr,
     },
 };
-const char* const relu_mod_constants[] = {nullptr};
-const PointwiseOp relu_mod_pointwise = {"relu_mod", Promotion::Common, false, &relu_mod_kernels, relu_mod_constants};
+const PointwiseOp relu_mod_pointwise = {"relu_mod", Promotion::Common, false, &relu_mod_kernels};
 
 }  // namespace
 

@@ -17,6 +17,10 @@ static_assert(kNumDTypes == 10, "the kernel tables below have one entry per dtyp
 static_assert(TensorIter::kMaxOperands == 5 + 1,
               "codegen/model.py lets a pointwise op take MAX_OPERANDS tensors, and the output is one more");
 
+namespace detail {
+PointwiseCheck add_check;
+}  // namespace detail
+
 namespace {
 
 // add: its functor and kernels are in generated/kernels/shard3/.
@@ -62,8 +66,7 @@ const PointwiseKernels add_kernels = {
         &cpu_pointwise_run<kernels::add_op<double>>,
     },
 };
-const char* const add_constants[] = {"alpha", nullptr};
-const PointwiseOp add_pointwise = {"add", Promotion::Common, false, &add_kernels, add_constants};
+const PointwiseOp add_pointwise = {"add", Promotion::Common, false, &add_kernels, &detail::add_check};
 
 // fill_: its functor and kernels are in generated/kernels/shard3/.
 const PointwiseKernels fill__kernels = {
@@ -108,8 +111,7 @@ const PointwiseKernels fill__kernels = {
         &cpu_pointwise_run<kernels::fill__op<double>>,
     },
 };
-const char* const fill__constants[] = {"value", nullptr};
-const PointwiseOp fill__pointwise = {"fill_", Promotion::Common, false, &fill__kernels, fill__constants};
+const PointwiseOp fill__pointwise = {"fill_", Promotion::Common, false, &fill__kernels};
 
 }  // namespace
 

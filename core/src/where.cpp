@@ -1,0 +1,37 @@
+// core/src/where.cpp: where, which takes a bool condition (uint8 deprecated) and runs the _s_where kernel.
+#include "wick/ops.h"
+
+namespace wick {
+namespace {
+
+// The condition as the kernel reads it: bool, so that it never changes the result's
+// dtype; a uint8 one is still taken, as by PyTorch 1.13, with its warning.
+Tensor bool_condition(const Tensor& condition) {
+  WICK_CHECK_VALUE(condition.defined(), "where(): expected a tensor for condition, got None");
+  if (condition.dtype() == DType::UInt8) {
+    warn("where received a uint8 condition tensor. This behavior is deprecated and will be removed in a future "
+         "version of PyTorch. Use a boolean condition instead.");
+    return to(condition, DType::Bool);
+  }
+  WICK_CHECK(condition.dtype() == DType::Bool, "where expected condition to be a boolean tensor, but got a tensor "
+             "with dtype ", dtype_type_name(condition.dtype()));
+  return condition;
+}
+
+template <typename Other>
+Tensor where_impl(const Tensor& out, const Tensor& condition, const Tensor& self, const Other& other) {
+  const Tensor c = bool_condition(condition);
+  return out.defined() ? _s_where_out(out, c, self, other) : _s_where(c, self, other);
+}
+
+}  // namespace
+
+Tensor where_out(const Tensor& out, const Tensor& condition, const Tensor& self, const Tensor& other) {
+  return where_impl(out, condition, self, other);
+}
+
+Tensor where_out(const Tensor& out, const Tensor& condition, const Tensor& self, const Scalar& other) {
+  return where_impl(out, condition, self, other);
+}
+
+}  // namespace wick
