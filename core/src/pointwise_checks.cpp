@@ -83,7 +83,7 @@ void addcdiv_check(ArrayRef<Operand> inputs, ArrayRef<Scalar>, DType) {
   WICK_CHECK(!(is_integral(operand_dtype(inputs[1]), true) && is_integral(operand_dtype(inputs[2]), true)),
              "Integer division with addcdiv is no longer supported, and in a future  release addcdiv will perform "
              "a true division of tensor1 and tensor2. The historic addcdiv behavior can be implemented as (input + "
-             "value * torch.trunc(tensor1 / tensor2)).to(input.dtype) for integer inputs and as (input + value * "
+             "value * wick.trunc(tensor1 / tensor2)).to(input.dtype) for integer inputs and as (input + value * "
              "tensor1 / tensor2) for float inputs. The future addcdiv behavior is just the latter implementation: "
              "(input + value * tensor1 / tensor2), for all dtypes.");
 }
