@@ -290,11 +290,12 @@ Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step, std::o
   WICK_CHECK_VALUE(std::isfinite(lo) && std::isfinite(hi), "arange(): unsupported range: ", lo, " -> ", hi);
   WICK_CHECK_VALUE((st > 0 && hi >= lo) || (st < 0 && hi <= lo),
                    "arange(): upper bound and larger bound inconsistent with step sign");
-  // Integer dtypes count exactly, in 128 bits: last - first of two int64s may not fit in 64.
+  // As PyTorch: int64 counts its own bounds, exactly (in 128 bits: last - first of two int64s may not fit
+  // in 64); other dtypes count the bounds as given, in double.
   const double count =
-      !is_floating(d) ? double((__int128(last.to_int64()) - first.to_int64() + by.to_int64() - (st > 0 ? 1 : -1)) /
-                               by.to_int64())
-                      : std::ceil((end.to_double() - start.to_double()) / step.to_double());
+      d == DType::Int64 ? double((__int128(last.to_int64()) - first.to_int64() + by.to_int64() - (st > 0 ? 1 : -1)) /
+                                 by.to_int64())
+                        : std::ceil((end.to_double() - start.to_double()) / step.to_double());
   WICK_CHECK_VALUE(count >= 0 && count < 9.0e18, "arange(): invalid number of elements ", count);
   Tensor out = empty({int64_t(count)}, d, kCPU);
   dispatch(d, [&](auto tag) {
