@@ -264,8 +264,7 @@ ArgParser::Fail ArgParser::diagnose(int s, PyObject* const* args, Py_ssize_t nar
       return Fail::Type;
     }
   }
-  WICK_INTERNAL_ASSERT(false, name_, ": an overload that match() refused has no fault");
-  return Fail::Type;
+  return Fail::Changed;
 }
 
 int ArgParser::parse(PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames, ParsedArgs& out) const {
@@ -287,6 +286,13 @@ int ArgParser::parse(PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames,
 
 void ArgParser::raise(const Fail* fails, const int* culprits, PyObject* const* args, Py_ssize_t nargs,
                       PyObject* kwnames) const {
+  for (int s = 0; s < nsigs_; ++s) {
+    if (fails[s] == Fail::Changed) {
+      PyErr_Format(PyExc_TypeError, "%s(): an argument changed while it was being read (its __len__ or "
+                   "__index__ changed a list it is in)", name_);
+      return;
+    }
+  }
   // CPython's own wording when every overload failed for the same reason.
   bool same = true;
   for (int s = 1; s < nsigs_; ++s) same = same && fails[s] == fails[0] && culprits[s] == culprits[0];

@@ -167,7 +167,9 @@ class ArgParser {
   int parse(PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames, ParsedArgs& out) const;
 
  private:
-  enum class Fail : uint8_t { None, TooMany, Missing, UnknownKeyword, Duplicate, Type };
+  // Changed: match() refused the call, and a second look finds nothing wrong with it: Python code
+  // run while the arguments were checked (a __len__, an __index__) changed one of them.
+  enum class Fail : uint8_t { None, TooMany, Missing, UnknownKeyword, Duplicate, Type, Changed };
   // The per-call path: whether overload `s` takes these arguments, recorded in `out` if so.
   bool match(int s, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames, ParsedArgs& out) const;
   // match() for a call without keywords.

@@ -187,3 +187,24 @@ def test_slice_bound_that_resizes_the_tensor_indexed():
     with pytest.warns(UserWarning, match="resized"):
         x[Index(0, lambda: wick.add(wick.zeros(4), 1, out=x)):2] = 7
     assert x.tolist() == [7.0, 7.0, 1.0, 1.0]
+
+
+class LenClears:
+    """Not a number, and its __len__ (asked while the parser decides whether it is one) empties a list."""
+
+    def __init__(self, target):
+        self.target = target
+
+    def __len__(self):
+        self.target.clear()
+        return 0
+
+    def __getitem__(self, i):
+        raise IndexError
+
+
+def test_int_list_emptied_while_the_parser_checks_it():
+    dims = [None, 1, 2]
+    dims[0] = LenClears(dims)
+    with pytest.raises(TypeError, match=r"permute\(\): an argument changed while it was being read"):
+        wick.zeros(1, 1, 1).permute(dims)
