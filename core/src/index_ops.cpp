@@ -63,6 +63,8 @@ void check_mask(const char* op, const Tensor& mask) {
   if (mask.dtype() == DType::UInt8) {
     warn(op, "() received a mask with dtype wick.uint8, this behavior is now deprecated, please use a mask with "
              "dtype wick.bool instead.");
+    WICK_CHECK(mask.numel() == 0 || item(amax(mask)).to_int64() <= 1, op,
+               "(): Mask tensor can take 0 and 1 values only");
     return;
   }
   WICK_CHECK(mask.dtype() == DType::Bool, op, "(): expected a mask with dtype wick.bool (or the deprecated "

@@ -204,6 +204,10 @@ void run_general(const PointwiseOp& op, const Tensor& given, OutMode mode, Array
              out->device().str());
   WICK_CHECK(can_cast(result_dtype, out->dtype()), op.name, "(): result type ", dtype_type_name(result_dtype),
              " can't be cast to the desired output type ", dtype_type_name(out->dtype()));
+  // As PyTorch: an op of one operand that keeps its dtype (neg, abs, floor...) writes only that dtype.
+  WICK_CHECK(mode != OutMode::Out || inputs.size() != 1 || op.promotion != Promotion::Common || op.bool_output ||
+                 out->dtype() == result_dtype,
+             "Found dtype ", dtype_type_name(out->dtype()), " but expected ", dtype_type_name(result_dtype));
   for (int64_t d = 0; d < out->dim(); ++d) {
     WICK_CHECK(out->strides()[size_t(d)] != 0 || out->sizes()[size_t(d)] <= 1, op.name,
                "(): unsupported operation: more than one element of the written-to tensor refers to a single "

@@ -248,3 +248,13 @@ def test_reductions_pytorch_has_no_bool_kernel_for_are_refused(name):
         getattr(torch.tensor([False, True, True]), name)(*args)
     with pytest.raises(TypeError, match=rf"{name}\(\): not implemented for 'Bool'"):
         getattr(wick.tensor([False, True, True]), name)(*args)
+
+
+# --- out= of ops of one operand -----------------------------------------------------------------
+
+@pytest.mark.parametrize("name", ["neg", "abs", "ceil", "floor", "sign", "sin", "exp", "logical_not"])
+@pytest.mark.parametrize("dtype, out_dtype", [("int64", "float64"), ("float32", "float64"), ("int32", "int64"),
+                                              ("float64", "float64")])
+def test_out_of_another_dtype_for_ops_of_one_operand(name, dtype, out_dtype):
+    # Those that keep their dtype refuse another out= dtype; float ops and predicates cast into it.
+    assert_as_torch(lambda L: getattr(L, name)(tensor(L, dtype), out=L.zeros(3, dtype=getattr(L, out_dtype))))

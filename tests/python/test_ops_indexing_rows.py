@@ -335,7 +335,10 @@ def test_masked_fill_and_select(self_layout, mask_layout):
 def test_masked_select_broadcasts_self_and_uint8_masks():
     rng = np.random.default_rng(13)
     a = rng.standard_normal(BIG[1])
-    m = rng.integers(0, 3, BIG).astype(np.uint8)  # 2 counts as set
+    m = rng.integers(0, 2, BIG).astype(np.uint8)
     with pytest.warns(UserWarning, match="dtype wick.uint8, this behavior is now deprecated"):
         r = wick.from_numpy(a).masked_select(wick.from_numpy(m))
     np.testing.assert_array_equal(values(r), np.broadcast_to(a, BIG)[m != 0])
+    m[-1, -1] = 2  # as PyTorch: a uint8 mask holds 0 and 1 alone
+    with pytest.warns(UserWarning), pytest.raises(RuntimeError, match="Mask tensor can take 0 and 1 values only"):
+        wick.from_numpy(a).masked_select(wick.from_numpy(m))
