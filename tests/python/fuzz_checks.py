@@ -1,0 +1,209 @@
+"""tests/python/fuzz_checks.py: the fuzz cases judged against NumPy, run in the child (fuzz_child.py).
+
+Each function takes a recipe that fuzz_strategies.py drew, builds the tensors (views of
+random values, each beside the NumPy array it should equal), makes the call and raises
+AssertionError where wick differs from NumPy (or from PyTorch, where the two differ and
+wick follows PyTorch). They run in a child so that a crash fails one example.
+
+A view recipe is ("view", dtype, base shape, seed, ops): random values of the dtype in a
+contiguous base, then the ops (permute, slice with a step, expand, select, unsqueeze)
+applied to the tensor and to its NumPy twin alike.
+"""
+import numpy as np
+
+import wick
+from reference import NUMPY_DTYPE, assert_close, make, random_values, reference_dtype, to_numpy, wdtype
+
+# What an invalid index may raise, by what NumPy raises for it. PyTorch raises RuntimeError for
+# an int beyond int64 (NumPy OverflowError) and TypeError for an object array (NumPy IndexError).
+_INDEX_ERRORS = {IndexError: (IndexError,), ValueError: (ValueError,)}
+
+
+def apply_view_ops(t, a, ops):
+    """The ops of a view recipe applied to tensor `t` and array `a` alike."""
+    for op in ops:
+        if op[0] == "permute":
+            t, a = t.permute(*op[1]), np.transpose(a, op[1])
+        elif op[0] == "slice":
+            _, d, start, stop, step = op
+            key = (slice(None),) * d + (slice(start, stop, step),)
+            t, a = t[key], a[key]
+        elif op[0] == "expand":
+            t, a = t.expand(*op[1]), np.broadcast_to(a, op[1])
+        elif op[0] == "select":
+            t, a = t.select(op[1], op[2]), np.take(a, op[2], axis=op[1])
+        elif op[0] == "unsqueeze":
+            t, a = t.unsqueeze(op[1]), np.expand_dims(a, op[1])
+        else:
+            raise ValueError(op)
+    return t, a
+
+
+def build_view(recipe, domain="any"):
+    """(tensor, its values as NumPy computes with them); checks that the view holds what NumPy's does."""
+    _, dtype, shape, seed, ops = recipe
+    base = make(random_values(dtype, shape, np.random.default_rng(seed), domain), dtype)
+    t, a = apply_view_ops(base, to_numpy(base), ops)
+    assert tuple(t.shape) == a.shape, f"the view {ops} has shape {tuple(t.shape)}, NumPy's {a.shape}"
+    got = to_numpy(t)
+    assert np.array_equal(got, a, equal_nan=True), f"the view {ops} holds {got.tolist()}, NumPy's {a.tolist()}"
+    return t, np.array(a)
+
+
+# --- indexing ---------------------------------------------------------------------------------------
+
+def _index_item(recipe):
+    """An item of an index: the wick one and NumPy's."""
+    tag = recipe[0]
+    if tag == "lit":  # ints, slices, None, Ellipsis, True, False
+        return recipe[1], recipe[1]
+    if tag == "int_tensor":
+        a = np.array(recipe[2], dtype=recipe[1])
+        return wick.tensor(recipe[2], dtype=wdtype(recipe[1])).reshape(a.shape), a
+    if tag == "mask":
+        a = np.array(recipe[1], dtype=bool)
+        return wick.tensor(recipe[1], dtype=wick.bool).reshape(a.shape), a
+    if tag == "list":  # as an index, a list is an index tensor for both
+        return recipe[1], recipe[1]
+    if tag == "np":  # a NumPy scalar or array, the same object for both
+        value = np.array(recipe[2], dtype=recipe[1]) if recipe[3] else getattr(np, recipe[1])(recipe[2])
+        return value, value
+    raise ValueError(recipe)
+
+
+def build_index(recipe):
+    """(wick index, NumPy index): a single item, or a tuple of them."""
+    if recipe[0] == "tuple":
+        pairs = [_index_item(r) for r in recipe[1]]
+        return tuple(p[0] for p in pairs), tuple(p[1] for p in pairs)
+    return _index_item(recipe)
+
+
+def _wick_refuses(items):
+    """PyTorch refuses a slice with a step below 1 (ValueError), where NumPy reverses."""
+    items = items if isinstance(items, tuple) else (items,)
+    return any(isinstance(i, slice) and i.step is not None and i.step <= 0 for i in items)
+
+
+def _allowed(numpy_error):
+    """What wick may raise where NumPy raised `numpy_error`."""
+    if isinstance(numpy_error, IndexError):
+        # an int beyond int64 (NumPy: IndexError or OverflowError; PyTorch: RuntimeError),
+        # an array of objects or floats (PyTorch: TypeError)
+        return (IndexError, TypeError, RuntimeError)
+    if isinstance(numpy_error, OverflowError):
+        return (IndexError, OverflowError, RuntimeError)
+    return (ValueError, IndexError)
+
+
+def check_getitem(recipe):
+    x_recipe, index_recipe = recipe
+    x, a = build_view(x_recipe)
+    index, np_index = build_index(index_recipe)
+    before = to_numpy(x)
+    try:
+        want = a[np_index]
+        numpy_error = None
+    except (IndexError, ValueError, OverflowError, TypeError) as e:
+        numpy_error = e
+    if _wick_refuses(np_index) and numpy_error is None:
+        numpy_error = ValueError("step must be greater than zero")
+    if numpy_error is not None:
+        try:
+            got = x[index]
+        except _allowed(numpy_error):
+            return "refused"
+        raise AssertionError(f"NumPy raised {type(numpy_error).__name__}({numpy_error}); "
+                             f"wick gave {got!r} of shape {tuple(got.shape)}")
+    got = x[index]
+    dtype = x_recipe[1]
+    assert got.dtype is x.dtype, f"dtype {got.dtype} != {x.dtype}"
+    assert tuple(got.shape) == np.shape(want), f"shape {tuple(got.shape)} != NumPy's {np.shape(want)}"
+    assert np.array_equal(to_numpy(got), want, equal_nan=True), f"{to_numpy(got).tolist()} != {np.asarray(want).tolist()}"
+    assert np.array_equal(to_numpy(x), before, equal_nan=True), "indexing wrote to the tensor"
+    expanded = any(op[0] == "expand" for op in x_recipe[4])
+    if isinstance(want, np.ndarray) and want.size and np.shares_memory(want, a) and not expanded:
+        # A basic index gives a view: writing it writes the tensor where NumPy's view writes the array.
+        marker = 1 if dtype == "bool" else 7
+        got.fill_(marker)
+        np.copyto(want, marker, casting="unsafe")
+        assert np.array_equal(to_numpy(x), a.astype(NUMPY_DTYPE[dtype]), equal_nan=True), \
+            "writing the view wrote other elements than NumPy's view"
+    return "compared"
+
+
+def _value(recipe, x, x_array):
+    """The value assigned: (wick value, NumPy value)."""
+    tag = recipe[0]
+    if tag == "lit":
+        return recipe[1], recipe[1]
+    if tag == "tensor":  # a view of random values, of any dtype, in a domain that x's dtype holds
+        t, a = build_view(recipe[1], recipe[2])
+        return t, a.astype(NUMPY_DTYPE[recipe[1][1]])
+    if tag == "list":
+        return recipe[1], np.array(recipe[1])
+    if tag == "self":  # a view of the tensor assigned to: its values as they were, or RuntimeError
+        key = recipe[1]
+        return x[key], x_array[key].copy()
+    raise ValueError(recipe)
+
+
+def _round_to(dtype, array):
+    """float32 values rounded to the nearest bfloat16 (ties to even), as a conversion rounds them;
+    NumPy holds bfloat16 values in float32, and its other dtypes round themselves."""
+    if dtype != "bfloat16":
+        return array
+    values = np.array(array, dtype=np.float32)
+    bits = values.reshape(-1).view(np.uint32)
+    rounded = ((bits + np.uint32(0x7FFF) + ((bits >> 16) & np.uint32(1))) & np.uint32(0xFFFF0000)).view(np.float32)
+    return np.where(np.isnan(values), values, rounded.reshape(values.shape))
+
+
+def check_setitem(recipe):
+    """x[index] = value as NumPy assigns (where NumPy refuses, wick raises). Where an index
+    names an element twice, it holds one of the values assigned to it (PyTorch leaves which
+    one undefined)."""
+    x_recipe, index_recipe, value_recipe = recipe
+    dtype = x_recipe[1]
+    x, a = build_view(x_recipe)
+    a = a.astype(NUMPY_DTYPE[dtype])
+    index, np_index = build_index(index_recipe)
+    value, np_value = _value(value_recipe, x, a)
+    want = a.copy()
+    try:
+        if _wick_refuses(np_index):
+            raise ValueError("step must be greater than zero")
+        if not np.isscalar(np_value):  # PyTorch strips the value's leading dims of size 1 (NumPy not always)
+            np_value = np.asarray(np_value).astype(want.dtype)
+            while np_value.ndim and np_value.shape[0] == 1:
+                np_value = np_value[0]
+        want[np_index] = np_value
+        numpy_error = None
+    except (IndexError, ValueError, OverflowError, TypeError) as e:
+        numpy_error = e
+    if numpy_error is not None:
+        try:
+            x[index] = value
+        except (IndexError, ValueError, RuntimeError, TypeError, OverflowError):
+            return "refused"
+        raise AssertionError(f"NumPy raised {type(numpy_error).__name__}({numpy_error}); wick assigned, "
+                             f"giving {to_numpy(x).tolist()}")
+    try:
+        x[index] = value
+    except RuntimeError:
+        if value_recipe[0] == "self":  # PyTorch refuses to copy between overlapping memory
+            return "refused"
+        raise
+    want = _round_to(dtype, want)
+    got = to_numpy(x)
+    # Elements the index names more than once may hold any of the values assigned to them.
+    count = np.zeros(a.shape, dtype=np.int64)
+    np.add.at(count, np_index, 1)
+    once = count <= 1
+    assert np.array_equal(got[once], want[once], equal_nan=True), \
+        f"{got.tolist()} != NumPy's {want.tolist()}"
+    candidates = _round_to(dtype, np.asarray(np_value).astype(want.dtype)).ravel()
+    for position in zip(*np.nonzero(~once)):
+        assert np.isin(got[position], candidates) or (np.isnan(candidates).any() and np.isnan(got[position])), \
+            f"element {position} holds {got[position]}, none of the values assigned to it"
+    return "compared"
