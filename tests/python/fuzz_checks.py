@@ -9,15 +9,12 @@ A view recipe is ("view", dtype, base shape, seed, ops): random values of the dt
 contiguous base, then the ops (permute, slice with a step, expand, select, unsqueeze)
 applied to the tensor and to its NumPy twin alike.
 """
+import warnings
+
 import numpy as np
 
 import wick
 from reference import NUMPY_DTYPE, assert_close, make, random_values, reference_dtype, to_numpy, wdtype
-
-# What an invalid index may raise, by what NumPy raises for it. PyTorch raises RuntimeError for
-# an int beyond int64 (NumPy OverflowError) and TypeError for an object array (NumPy IndexError).
-_INDEX_ERRORS = {IndexError: (IndexError,), ValueError: (ValueError,)}
-
 
 def apply_view_ops(t, a, ops):
     """The ops of a view recipe applied to tensor `t` and array `a` alike."""
@@ -85,15 +82,112 @@ def _wick_refuses(items):
     return any(isinstance(i, slice) and i.step is not None and i.step <= 0 for i in items)
 
 
-def _allowed(numpy_error):
-    """What wick may raise where NumPy raised `numpy_error`."""
-    if isinstance(numpy_error, IndexError):
-        # an int beyond int64 (NumPy: IndexError or OverflowError; PyTorch: RuntimeError),
-        # an array of objects or floats (PyTorch: TypeError)
-        return (IndexError, TypeError, RuntimeError)
-    if isinstance(numpy_error, OverflowError):
-        return (IndexError, OverflowError, RuntimeError)
-    return (ValueError, IndexError)
+class _Refused(Exception):
+    """NumPy's verdict on an index: what wick may raise for it, and whether it may also succeed."""
+
+    def __init__(self, error, allowed, may_succeed=False):
+        super().__init__(f"{type(error).__name__}({error})")
+        self.allowed, self.may_succeed = allowed, may_succeed
+
+
+def _kind(item):
+    if item is None or item is Ellipsis or isinstance(item, slice):
+        return "basic"
+    if isinstance(item, (bool, np.bool_)):
+        return "advanced"
+    if isinstance(item, (int, np.integer)) or (isinstance(item, np.ndarray) and item.ndim == 0 and item.dtype.kind in "iu"):
+        return "int"
+    return "advanced" if isinstance(item, (list, np.ndarray)) else "other"
+
+
+def _dims_of(item):
+    """How many dims of the tensor an advanced item takes: a mask its own, an index one."""
+    a = np.asarray(item)
+    return a.ndim if a.dtype == bool and not isinstance(item, (bool, np.bool_)) else 0 if a.dtype == bool else 1
+
+
+def torch_index(a, np_index):
+    """(view, rest): PyTorch's a[index] is view[rest]. NumPy counts an int beside an array as one of
+    the advanced indices (which then move to the front when a slice separates them); PyTorch applies
+    ints first, as views, and then the advanced ones. So the ints, slices, None and ... go first,
+    each advanced item standing aside with a full slice per dim it takes, then the advanced ones."""
+    items = np_index if isinstance(np_index, tuple) else (np_index,)
+    kinds = [_kind(i) for i in items]
+    if "int" not in kinds or "advanced" not in kinds or "other" in kinds:
+        return a, np_index
+    first, rest = [], []
+    for item, kind in zip(items, kinds):
+        if kind == "int":
+            first.append(int(item))  # NumPy takes a 0-d array for an advanced index, and copies
+        elif kind == "basic":
+            first.append(item)
+            rest.append(Ellipsis if item is Ellipsis else slice(None))
+        else:
+            first += [slice(None)] * _dims_of(item)
+            rest.append(item)
+    first += [] if Ellipsis in first else [Ellipsis]  # a view even where ints take every dim
+    return a[tuple(first)], tuple(rest)
+
+
+def _mask_mismatch(shape, np_index):
+    """Whether a bool mask differs in shape from the dims it covers: PyTorch refuses it (IndexError),
+    where NumPy lets an empty mask cover a dim of size 1."""
+    items = np_index if isinstance(np_index, tuple) else (np_index,)
+
+    def takes(i):
+        if i is None or i is Ellipsis or isinstance(i, bool):
+            return 0
+        return np.ndim(i) if isinstance(i, np.ndarray) and i.dtype == bool else 1
+
+    if sum(i is Ellipsis for i in items) > 1:
+        return False
+    rest = len(shape) - sum(takes(i) for i in items)
+    d = 0
+    for i in items:
+        if i is Ellipsis:
+            d += max(rest, 0)
+        elif isinstance(i, np.ndarray) and i.dtype == bool and i.ndim:
+            if tuple(shape[d:d + i.ndim]) != i.shape:
+                return True
+        d += takes(i)
+    return False
+
+
+def _numpy(np_index, fn, shape):
+    """fn() as NumPy computes it, or _Refused. Where PyTorch refuses a step (ValueError), wick raises.
+    NumPy still lets an index out of range pass when the result is empty (with a DeprecationWarning,
+    as it will raise), and PyTorch raises for some of these: either answer is accepted."""
+    refused_step = _wick_refuses(np_index)
+    if _mask_mismatch(shape, np_index):
+        raise _Refused(IndexError("the shape of the mask does not match"), (IndexError,) + (ValueError,) * refused_step)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DeprecationWarning)
+        try:
+            result = fn()
+        except DeprecationWarning as e:
+            if "Out of bound index" not in str(e):
+                raise
+            raise _Refused(e, (IndexError,) + (ValueError,) * refused_step, may_succeed=not refused_step) from None
+        except IndexError as e:
+            # also an int beyond int64 (PyTorch: RuntimeError), an array of objects or floats (PyTorch: TypeError)
+            raise _Refused(e, (IndexError, TypeError, RuntimeError) + (ValueError,) * refused_step) from None
+        except OverflowError as e:
+            raise _Refused(e, (IndexError, OverflowError, RuntimeError) + (ValueError,) * refused_step) from None
+        except (ValueError, TypeError) as e:
+            raise _Refused(e, (ValueError, IndexError, TypeError, RuntimeError)) from None
+    if refused_step:
+        raise _Refused(ValueError("step must be greater than zero"), (ValueError,))
+    return result
+
+
+def _getitem(a, np_index):
+    view, rest = torch_index(a, np_index)
+    return view[rest]
+
+
+def _setitem(a, np_index, value):
+    view, rest = torch_index(a, np_index)
+    view[rest] = value
 
 
 def check_getitem(recipe):
@@ -102,19 +196,17 @@ def check_getitem(recipe):
     index, np_index = build_index(index_recipe)
     before = to_numpy(x)
     try:
-        want = a[np_index]
-        numpy_error = None
-    except (IndexError, ValueError, OverflowError, TypeError) as e:
-        numpy_error = e
-    if _wick_refuses(np_index) and numpy_error is None:
-        numpy_error = ValueError("step must be greater than zero")
-    if numpy_error is not None:
+        want = _numpy(np_index, lambda: _getitem(a, np_index), a.shape)
+    except _Refused as refused:
         try:
             got = x[index]
-        except _allowed(numpy_error):
+        except refused.allowed:
             return "refused"
-        raise AssertionError(f"NumPy raised {type(numpy_error).__name__}({numpy_error}); "
-                             f"wick gave {got!r} of shape {tuple(got.shape)}")
+        if not refused.may_succeed:
+            raise AssertionError(f"NumPy raised {refused}; wick gave {got!r} of shape {tuple(got.shape)}") from None
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            want = _getitem(a, np_index)
     got = x[index]
     dtype = x_recipe[1]
     assert got.dtype is x.dtype, f"dtype {got.dtype} != {x.dtype}"
@@ -170,24 +262,21 @@ def check_setitem(recipe):
     index, np_index = build_index(index_recipe)
     value, np_value = _value(value_recipe, x, a)
     want = a.copy()
+    if not np.isscalar(np_value):  # PyTorch strips the value's leading dims of size 1 (NumPy not always)
+        np_value = np.asarray(np_value).astype(want.dtype)
+        while np_value.ndim and np_value.shape[0] == 1:
+            np_value = np_value[0]
     try:
-        if _wick_refuses(np_index):
-            raise ValueError("step must be greater than zero")
-        if not np.isscalar(np_value):  # PyTorch strips the value's leading dims of size 1 (NumPy not always)
-            np_value = np.asarray(np_value).astype(want.dtype)
-            while np_value.ndim and np_value.shape[0] == 1:
-                np_value = np_value[0]
-        want[np_index] = np_value
-        numpy_error = None
-    except (IndexError, ValueError, OverflowError, TypeError) as e:
-        numpy_error = e
-    if numpy_error is not None:
+        _numpy(np_index, lambda: _setitem(want, np_index, np_value), a.shape)
+    except _Refused as refused:
         try:
             x[index] = value
-        except (IndexError, ValueError, RuntimeError, TypeError, OverflowError):
+        except refused.allowed + (ValueError, RuntimeError):  # a value that does not fit: ValueError, RuntimeError
             return "refused"
-        raise AssertionError(f"NumPy raised {type(numpy_error).__name__}({numpy_error}); wick assigned, "
-                             f"giving {to_numpy(x).tolist()}")
+        if not refused.may_succeed:
+            raise AssertionError(f"NumPy raised {refused}; wick assigned, giving {to_numpy(x).tolist()}") from None
+        assert np.array_equal(to_numpy(x), a, equal_nan=True), "an assignment that selects nothing changed the tensor"
+        return "assigned nothing"
     try:
         x[index] = value
     except RuntimeError:
@@ -198,7 +287,7 @@ def check_setitem(recipe):
     got = to_numpy(x)
     # Elements the index names more than once may hold any of the values assigned to them.
     count = np.zeros(a.shape, dtype=np.int64)
-    np.add.at(count, np_index, 1)
+    np.add.at(*torch_index(count, np_index), 1)
     once = count <= 1
     assert np.array_equal(got[once], want[once], equal_nan=True), \
         f"{got.tolist()} != NumPy's {want.tolist()}"

@@ -8,7 +8,7 @@ broadcast, and views of the tensor itself. NumPy is the reference, except where
 PyTorch differs on purpose (fuzz_checks.py). The calls run in a child (fuzz_child.py).
 """
 import pytest
-from hypothesis import given, note, settings
+from hypothesis import event, given, note, settings
 from hypothesis import strategies as st
 
 from fuzz_child import Child
@@ -28,6 +28,7 @@ def _judge(child, function, recipe):
     note(f"recipe: {recipe!r}")
     outcome = child.run("fuzz_checks", function, recipe)
     if outcome[0] == "returned":
+        event(outcome[1])  # compared, refused...: --hypothesis-show-statistics tells how often
         return outcome[1]
     if outcome[0] == "raised":
         raise AssertionError(f"{outcome[1]}: {outcome[2]}\n{outcome[3]}")
