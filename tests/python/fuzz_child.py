@@ -102,7 +102,10 @@ def _receive(fd, deadline=None):
 class Child:
     """The zygote process and its current worker; see the module docstring."""
 
-    def __init__(self):
+    def __init__(self, *warm_up):
+        """`warm_up`: "module.function" names the zygote calls before it forks, so that what they
+        compute (tables, caches) is made once, not in every worker."""
+        self._warm_up = warm_up
         self._stderr = tempfile.TemporaryFile()
         self._proc = None
         self._worker = None  # the pid of the worker that runs the next case
@@ -116,7 +119,7 @@ class Child:
                    OPENBLAS_NUM_THREADS="1", PYTHONPATH=os.pathsep.join([wick_dir, *path]))
         if "LD_PRELOAD" not in env and _MALLOC_DEBUG.exists():
             env.update(LD_PRELOAD=str(_MALLOC_DEBUG), MALLOC_CHECK_="3")
-        self._proc = subprocess.Popen([sys.executable, __file__], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        self._proc = subprocess.Popen([sys.executable, __file__, *self._warm_up], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                       stderr=self._stderr, env=env, cwd=Path(__file__).parent)
         self._worker = None
         self._history.clear()
@@ -209,6 +212,9 @@ def main():
     # Imported once, before any fork.
     for module in ("numpy", "wick", "fuzz_recipes", "fuzz_checks"):
         importlib.import_module(module)
+    for name in sys.argv[1:]:
+        module, function = name.rsplit(".", 1)
+        getattr(importlib.import_module(module), function)()
     gc.freeze()  # what is alive now lives on: the collection after each case looks only at what it made
     while True:
         pid = os.fork()

@@ -430,3 +430,68 @@ def overlapping_assignments(draw):
     n = draw(st.integers(1, shape[0] - 1))
     a, b = draw(st.integers(0, shape[0] - n)), draw(st.integers(0, shape[0] - n))
     return x, ("tuple", (lit(slice(a, a + n)),)), ("self", slice(b, b + n))
+
+
+# --- calls of ops with a NumPy reference (fuzz_checks.check_op) ----------------------------------------------
+
+def _sampled(case, name):
+    """The values the declaration's samples give parameter `name`."""
+    return [dict(s.args)[name] for s in case.samples if name in s.args]
+
+
+def _broadcasting(draw, shape):
+    """A shape that broadcasts to `shape`: leading dims dropped, some others 1."""
+    kept = shape[draw(st.integers(0, len(shape))):]
+    return tuple(1 if draw(st.integers(0, 3)) == 0 else s for s in kept)
+
+
+@st.composite
+def op_recipes(draw, name):
+    """A call of op `name` (op_cases()): a dtype it takes, a form (function, method, in place, out=),
+    and its tensors as views of random shapes; a pointwise op's operands broadcast together, or
+    overlap as windows of one base; a reduction gets dims in and out of range and the values its
+    samples give its other parameters."""
+    import opcheck
+    case, kind = op_cases()[name]
+    dtype = draw(st.sampled_from([d for d in DTYPES if opcheck.compute_dtype(case, d) in case.dtypes]))
+    forms = (["function"] * case.function + ["method"] * case.method + ["inplace"] * (case.inplace or case.mutates)
+             + ["out"] * case.out)
+    form = draw(st.sampled_from(forms))
+    writes = form == "inplace" or case.mutates
+    recipe = dict(name=name, dtype=dtype, form=form, tensors={}, values={}, shared=None, scalar_last=False)
+    if kind == "pointwise":
+        recipe["sig"] = 0
+        sig = case.signatures[0]
+        operands = [p.name for p in sig if p.role == "tensor"]
+        shape = draw(view_shapes)
+        if len(operands) > 1 and shape and shape[0] and draw(st.integers(0, 3)) == 0:
+            extra = draw(st.integers(1, 2))
+            offsets = {n: draw(st.integers(0, extra)) for n in operands}
+            recipe["shared"] = (dtype, (shape[0] + extra,) + shape[1:], draw(seeds), 0, offsets)
+        else:
+            for n in operands:
+                written = writes and n == "self"
+                recipe["tensors"][n] = draw(view_recipes(shape if written else _broadcasting(draw, shape), dtype,
+                                                         expand=not written))
+            recipe["scalar_last"] = case.pointwise.scalar_operand and dtype != "bool" and draw(st.booleans())
+        recipe["values"] = opcheck._constants(case, dtype)
+        return recipe
+    recipe["sig"] = draw(st.integers(0, len(case.signatures) - 1))
+    shape = draw(view_shapes)
+    for p in case.signatures[recipe["sig"]]:
+        if p.role == "tensor":
+            recipe["tensors"][p.name] = draw(view_recipes(shape, dtype, expand=not (writes and p.name == "self")))
+            continue
+        if p.default is not opcheck.REQUIRED and draw(st.booleans()):
+            continue  # its default
+        given = _sampled(case, p.name)
+        if p.role == "dim":
+            n = max(len(shape), 1)
+            dims = st.integers(-n - 1, n)
+            is_list = any(isinstance(v, tuple) for v in given)
+            value = tuple(draw(st.lists(dims, max_size=3))) if is_list else draw(dims)
+        else:
+            choices = given + ([] if p.default is opcheck.REQUIRED else [p.default])
+            value = draw(st.sampled_from(choices)) if choices else draw(st.booleans())
+        recipe["values"][p.name] = value
+    return recipe
