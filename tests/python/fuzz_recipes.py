@@ -212,18 +212,19 @@ class TensorSubclass(wick.Tensor):
 
 # --- building ----------------------------------------------------------------------------------------
 
-def tensor(dtype, shape, layout):
+def tensor(dtype, shape, layout, lib=wick):
     """A tensor of small values: c contiguous, t transposed, s every other element, e expanded
-    from size 1 along its first dim, sub an instance of a Tensor subclass."""
+    from size 1 along its first dim, sub an instance of a Tensor subclass. `lib` may be torch,
+    whose API builds the same tensor."""
     shape = tuple(shape)
     n = math.prod(shape)
     if layout == "t" and len(shape) >= 2:
-        return tensor(dtype, shape[::-1], "c").permute(*reversed(range(len(shape))))
+        return tensor(dtype, shape[::-1], "c", lib).permute(*reversed(range(len(shape))))
     if layout == "s" and shape:
-        return tensor(dtype, shape[:-1] + (2 * shape[-1],), "c")[..., ::2]
+        return tensor(dtype, shape[:-1] + (2 * shape[-1],), "c", lib)[..., ::2]
     if layout == "e" and shape:
-        return tensor(dtype, (1,) + shape[1:], "c").expand(*shape)
-    t = (wick.arange(n) % 7 - 2).to(getattr(wick, dtype)).reshape(shape)
+        return tensor(dtype, (1,) + shape[1:], "c", lib).expand(*shape)
+    t = (lib.arange(n) % 7 - 2).to(getattr(lib, dtype)).reshape(shape)
     return TensorSubclass(t) if layout == "sub" else t
 
 
@@ -270,13 +271,14 @@ def deep(depth):
     return value
 
 
-def build(recipe, owner=None):
-    """The value a recipe describes; hostile objects take `owner`, the list being built around them."""
+def build(recipe, owner=None, lib=wick):
+    """The value a recipe describes; hostile objects take `owner`, the list being built around them.
+    With `lib` torch, the same value for PyTorch (plain values and tensors only)."""
     tag = recipe[0]
     if tag == "lit":
         return recipe[1]
     if tag == "dtype":
-        return getattr(wick, recipe[1])
+        return getattr(lib, recipe[1])
     if tag == "device":
         return wick.device(recipe[1])
     if tag == "np_scalar":
@@ -286,19 +288,19 @@ def build(recipe, owner=None):
     if tag == "np_object":
         return np_object(recipe[1])
     if tag == "tensor":
-        return tensor(*recipe[1:])
+        return tensor(*recipe[1:], lib=lib)
     if tag == "special":
         return special(*recipe[1:])
     if tag == "list":
         out = []
-        out.extend(build(r, out) for r in recipe[1])
+        out.extend(build(r, out, lib) for r in recipe[1])
         return out
     if tag == "growing_list":
         out = GrowingList()
         out.extend(build(r, out) for r in recipe[1])
         return out
     if tag == "tuple":
-        return tuple(build(r, owner) for r in recipe[1])
+        return tuple(build(r, owner, lib) for r in recipe[1])
     if tag == "deep":
         return deep(recipe[1])
     if tag == "self_list":
@@ -352,11 +354,11 @@ def describe(recipe):
 
 # --- calls -------------------------------------------------------------------------------------------
 
-def target(spec):
+def target(spec, lib=wick):
     """("function", name): wick.<name>; ("method", name, self recipe): a bound method."""
     if spec[0] == "function":
-        return getattr(wick, spec[1])
-    return getattr(build(spec[2]), spec[1])
+        return getattr(lib, spec[1])
+    return getattr(build(spec[2], lib=lib), spec[1])
 
 
 def describe_call(recipe):

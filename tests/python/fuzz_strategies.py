@@ -46,6 +46,7 @@ class Binding:
     name: str
     method: bool  # a Tensor method (self is not among the params), else a wick function
     overloads: Tuple[Tuple[Param, ...], ...]
+    group: str = ""  # the declaration file it comes from: "shape" for declarations/shape.yaml
 
 
 @functools.lru_cache(maxsize=None)
@@ -63,23 +64,28 @@ def bindings():
     methods, functions = api.bindings(_declarations())
     return tuple(Binding(b.name, b.method, tuple(
         tuple(Param(p.name, p.type.base, p.type.is_list, p.type.optional, p.type.elem_optional, p.default is not None,
-                    p.kwarg_only) for p in o.params) for o in b.overloads)) for b in methods + functions)
+                    p.kwarg_only) for p in o.params) for o in b.overloads), Path(b.overloads[0].decl.loc.file).stem)
+        for b in methods + functions)
+
+
+@functools.lru_cache(maxsize=None)
+def reference_cases():
+    """{name: opcheck.Case} for every op with a NumPy reference: the rows of the generated test table
+    (codegen/dest/tests.py), made from the declarations here rather than read from a build tree."""
+    from codegen.dest import tests
+    source = tests.emit(_declarations())["tests/test_generated_ops.py"]
+    table = {}
+    exec(compile(source, "<generated test table>", "exec"), table)  # noqa: S102 - the generator's own output
+    return {c.name: c for c in table["CASES"]}
 
 
 @functools.lru_cache(maxsize=None)
 def op_cases():
-    """{name: (opcheck.Case, kind)} for the ops with a NumPy reference that are pointwise or
-    reductions: the rows of the generated test table (codegen/dest/tests.py), made from the
-    declarations here rather than read from a build tree."""
-    from codegen.dest import tests
+    """{name: (opcheck.Case, kind)} for the ops with a NumPy reference that are pointwise or reductions."""
     from codegen.model import Pointwise
-    decls = _declarations()
-    source = tests.emit(decls)["tests/test_generated_ops.py"]
-    table = {}
-    exec(compile(source, "<generated test table>", "exec"), table)  # noqa: S102 - the generator's own output
-    kinds = {d.name: "pointwise" if isinstance(d.impl, Pointwise) else "reduction" for d in decls
+    kinds = {d.name: "pointwise" if isinstance(d.impl, Pointwise) else "reduction" for d in _declarations()
              if isinstance(d.impl, Pointwise) or Path(d.loc.file).name == "reductions.yaml"}
-    return {c.name: (c, kinds[c.name]) for c in table["CASES"] if c.name in kinds}
+    return {name: (case, kinds[name]) for name, case in reference_cases().items() if name in kinds}
 
 
 # --- values ------------------------------------------------------------------------------------------
@@ -495,3 +501,50 @@ def op_recipes(draw, name):
             value = draw(st.sampled_from(choices)) if choices else draw(st.booleans())
         recipe["values"][p.name] = value
     return recipe
+
+
+# --- calls whose answer PyTorch gives (fuzz_checks.check_against_torch) ------------------------------------
+
+# Values both libraries build alike: no hostile objects, no subclasses; ints at the edges of int64.
+plain_tensors = st.tuples(st.just("tensor"), st.sampled_from(DTYPES), shapes, st.sampled_from(("c", "t", "s", "e")))
+# Where a sum or product of sizes, starts, lengths and steps passes 2**63.
+OVERFLOW_INTS = (2 ** 62, 2 ** 62 + 1, 2 ** 63 - 1, 2 ** 63 - 2, -2 ** 63, -(2 ** 62), 2 ** 32)
+edge_heavy_ints = st.one_of(st.integers(-3, 5), st.sampled_from(OVERFLOW_INTS)).map(lit)
+PLAIN_BY_TYPE = {
+    "Tensor": st.one_of(plain_tensors, st.tuples(st.just("tensor"), st.sampled_from(DTYPES), st.just(()),
+                                                 st.just("c"))),
+    "Scalar": st.one_of(edge_heavy_ints, floats, bools),
+    "int": edge_heavy_ints,
+    "float": st.one_of(floats, edge_heavy_ints),
+    "bool": bools,
+    "ScalarType": dtypes,
+    "Device": st.just(lit("cpu")),
+    "str": strings,
+    "object": st.one_of(edge_heavy_ints, plain_tensors),
+}
+
+
+def plain_value(p: Param):
+    if p.base == "Tensor" and p.is_list:
+        strategy = st.tuples(st.sampled_from(("list", "tuple")), st.lists(plain_tensors, min_size=1, max_size=3))
+    elif p.is_list:
+        strategy = st.one_of(st.tuples(st.sampled_from(("list", "tuple")), st.lists(edge_heavy_ints, max_size=4)),
+                             edge_heavy_ints)
+    else:
+        strategy = PLAIN_BY_TYPE[p.base]
+    return st.one_of(strategy, none) if p.optional else strategy
+
+
+@st.composite
+def plain_call_recipes(draw, b: Binding):
+    """A call of one overload with values of its parameters' types, ints often at the edges of int64,
+    positionally where they may be."""
+    params = draw(st.sampled_from(b.overloads))
+    args, kwargs = [], []
+    for p in params:
+        if p.has_default and draw(st.booleans()):
+            continue
+        value = draw(plain_value(p))
+        (kwargs.append((p.name, value)) if p.kw_only or kwargs else args.append(value))
+    spec = ("method", b.name, draw(PLAIN_BY_TYPE["Tensor"])) if b.method else ("function", b.name)
+    return spec, tuple(args), tuple(kwargs)

@@ -1,0 +1,41 @@
+"""tests/python/test_fuzz_shapes.py: view, shape, join and split ops with ints at the edges of int64, against PyTorch.
+
+Sizes, dims, starts, lengths, steps and counts near 2**62 and 2**63 are where size arithmetic
+overflows; PyTorch checks it, and wick must raise where PyTorch raises (DESIGN: overflow
+fails as PyTorch does) and give PyTorch's shape and values where it does not. The ops are
+the bindings declared in declarations/shape.yaml and join_split.yaml; each call runs in a
+child (fuzz_child.py).
+"""
+import pytest
+from hypothesis import event, given, note, settings
+
+from fuzz_child import Child
+from fuzz_recipes import describe_call
+from fuzz_strategies import bindings, examples, plain_call_recipes
+
+BINDINGS = [b for b in bindings() if b.group in ("shape", "join_split")]
+
+
+@pytest.fixture(scope="module")
+def child():
+    c = Child("fuzz_checks.warm_up_torch")
+    yield c
+    c.close()
+
+
+@pytest.mark.parametrize("binding", BINDINGS, ids=lambda b: ("Tensor." if b.method else "wick.") + b.name)
+def test_edge_ints_give_what_pytorch_gives(child, binding):
+    @settings(max_examples=examples(15))
+    @given(recipe=plain_call_recipes(binding))
+    def calls(recipe):
+        shown = describe_call(recipe)
+        note(f"call: {shown}")
+        outcome = child.run("fuzz_checks", "check_against_torch", recipe)
+        if outcome[0] == "returned":
+            event(outcome[1])
+            return
+        if outcome[0] == "raised":
+            raise AssertionError(f"{shown}: {outcome[1]}: {outcome[2]}\n{outcome[3]}")
+        raise AssertionError(f"{shown}: the child {outcome[0]} ({outcome[1]})\n{outcome[2]}")
+
+    calls()
