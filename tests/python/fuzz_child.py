@@ -99,6 +99,37 @@ def _receive(fd, deadline=None):
 
 # --- the test process's side --------------------------------------------------------------------------
 
+def child_env():
+    """The environment of a child: see Note [Crash detection without a sanitizer]. It runs in this
+    directory, with the test process's import path made absolute."""
+    path = [os.path.abspath(p) for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
+    wick_dir = os.path.dirname(os.path.dirname(importlib.util.find_spec("wick").origin))
+    env = dict(os.environ, PYTHONMALLOC="debug", PYTHONFAULTHANDLER="1", OMP_NUM_THREADS="1",
+               OPENBLAS_NUM_THREADS="1", PYTHONPATH=os.pathsep.join([wick_dir, *path]))
+    if "LD_PRELOAD" not in env and _MALLOC_DEBUG.exists():
+        env.update(LD_PRELOAD=str(_MALLOC_DEBUG), MALLOC_CHECK_="3")
+    return env
+
+
+def run_isolated(code, timeout=CASE_TIMEOUT_S):
+    """Runs `code` (whose last line is an expression) in a fresh child, as the fuzz cases run, and
+    gives "returned <repr>", "raised <type>: <message>", or how the child died."""
+    lines = code.strip().splitlines()
+    program = "\n".join([
+        "import warnings", "warnings.simplefilter('ignore')", "import numpy as np", "import wick",
+        "from fuzz_recipes import *", *lines[:-1], "try:", f"    print('returned', repr({lines[-1]}))",
+        "except Exception as e:", "    print(f'raised {type(e).__name__}: {e}')"])
+    try:
+        run = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=timeout,
+                             env=child_env(), cwd=Path(__file__).parent)
+    except subprocess.TimeoutExpired:
+        return f"hung for {timeout} s"
+    if run.returncode:
+        how = f"killed by {signal.Signals(-run.returncode).name}" if run.returncode < 0 else f"exit {run.returncode}"
+        return f"crashed ({how}): {run.stderr[-1500:]}"
+    return run.stdout.strip().splitlines()[-1] if run.stdout.strip() else "printed nothing"
+
+
 class Child:
     """The zygote process and its current worker; see the module docstring."""
 
@@ -112,15 +143,9 @@ class Child:
         self._history = collections.deque(maxlen=8)  # the cases the worker ran, for Note [Blaming a crash]
 
     def _start(self):
-        # The child runs in this directory, with the test process's import path made absolute.
-        path = [os.path.abspath(p) for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
-        wick_dir = os.path.dirname(os.path.dirname(importlib.util.find_spec("wick").origin))
-        env = dict(os.environ, PYTHONMALLOC="debug", PYTHONFAULTHANDLER="1", OMP_NUM_THREADS="1",
-                   OPENBLAS_NUM_THREADS="1", PYTHONPATH=os.pathsep.join([wick_dir, *path]))
-        if "LD_PRELOAD" not in env and _MALLOC_DEBUG.exists():
-            env.update(LD_PRELOAD=str(_MALLOC_DEBUG), MALLOC_CHECK_="3")
-        self._proc = subprocess.Popen([sys.executable, __file__, *self._warm_up], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                      stderr=self._stderr, env=env, cwd=Path(__file__).parent)
+        self._proc = subprocess.Popen([sys.executable, __file__, *self._warm_up], stdin=subprocess.PIPE,
+                                      stdout=subprocess.PIPE, stderr=self._stderr, env=child_env(),
+                                      cwd=Path(__file__).parent)
         self._worker = None
         self._history.clear()
 
