@@ -2,8 +2,8 @@
 
 What an op takes comes from the generator itself (`bindings()`, `op_cases()`): the
 declarations are parsed with codegen's own loader and model, and nothing here lists ops
-by hand. The adapter is the two functions under "declarations"; the rest sees only the
-small records they return, so a redesign of the model changes those two functions alone.
+by hand. The adapter is the functions under "declarations"; the rest sees only the
+small records and the test table they return, so a redesign of the model changes those alone.
 
 The strategies draw recipes (fuzz_recipes.py), which a forked child builds and calls.
 """
@@ -282,7 +282,7 @@ def hostile_call_recipes(draw, b: Binding, overload: int, name: str, selves=tens
     return spec, tuple(args), tuple(kwargs)
 
 
-# --- views: a tensor of a given shape laid out every way a view can be (fuzz_checks.build_view) ------------
+# --- views: a tensor of a given shape laid out every way a view can be (fuzz_views.build_view) ------------
 
 view_shapes = st.lists(st.integers(0, 4), max_size=4).map(tuple)
 seeds = st.integers(0, 2 ** 32 - 1)
@@ -323,7 +323,7 @@ def view_recipes(draw, shape, dtype, expand=True, depth=3):
     return "view", dtype, cur, draw(seeds), tuple(reversed(ops))
 
 
-# --- indices (fuzz_checks.build_index) ---------------------------------------------------------------------
+# --- indices (fuzz_indexing_checks.build_index) ---------------------------------------------------------------------
 
 BOUNDS = (2 ** 62, 2 ** 63 - 1, 2 ** 63, -2 ** 63, -2 ** 63 - 1, 2 ** 64, -(2 ** 64), 10 ** 20)
 slice_bounds = st.one_of(st.none(), st.integers(-6, 6), st.sampled_from(BOUNDS))
@@ -398,7 +398,7 @@ def indexed_shape(shape, index_recipe):
     import warnings
 
     import numpy as np
-    from fuzz_checks import build_index
+    from fuzz_indexing_checks import build_index
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", DeprecationWarning)
@@ -438,7 +438,7 @@ def overlapping_assignments(draw):
     return x, ("tuple", (lit(slice(a, a + n)),)), ("self", slice(b, b + n))
 
 
-# --- calls of ops with a NumPy reference (fuzz_checks.check_op) ----------------------------------------------
+# --- calls of ops with a NumPy reference (fuzz_op_checks.check_op) ----------------------------------------------
 
 def _sampled(case, name):
     """The values the declaration's samples give parameter `name`."""
@@ -503,7 +503,7 @@ def op_recipes(draw, name):
     return recipe
 
 
-# --- calls whose answer PyTorch gives (fuzz_checks.check_against_torch) ------------------------------------
+# --- calls whose answer PyTorch gives (fuzz_torch_checks.check_against_torch) ------------------------------------
 
 # Values both libraries build alike: no hostile objects, no subclasses; ints at the edges of int64.
 plain_tensors = st.tuples(st.just("tensor"), st.sampled_from(DTYPES), shapes, st.sampled_from(("c", "t", "s", "e")))

@@ -5,7 +5,7 @@ selected), indexed by random mixtures of ints (negative, out of range, near 2**6
 slices (any bounds, huge and refused steps), None, Ellipsis, bools, masks, integer
 tensors and lists, and NumPy values; then assigned numbers, tensors and lists that
 broadcast, and views of the tensor itself. NumPy is the reference, except where
-PyTorch differs on purpose (fuzz_checks.py). The calls run in a child (fuzz_child.py).
+PyTorch differs on purpose (fuzz_indexing_checks.py). The calls run in a child (fuzz_child.py).
 """
 import pytest
 from hypothesis import event, given, note, settings
@@ -26,7 +26,7 @@ def child():
 
 def _judge(child, function, recipe):
     note(f"recipe: {recipe!r}")
-    outcome = child.run("fuzz_checks", function, recipe)
+    outcome = child.run("fuzz_indexing_checks", function, recipe)
     if outcome[0] == "returned":
         event(outcome[1])  # compared, refused...: --hypothesis-show-statistics tells how often
         return outcome[1]

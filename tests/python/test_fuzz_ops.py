@@ -17,7 +17,7 @@ from fuzz_strategies import examples, op_cases, op_recipes
 
 @pytest.fixture(scope="module")
 def child():
-    c = Child("fuzz_checks.warm_up")
+    c = Child("fuzz_op_checks.warm_up")
     yield c
     c.close()
 
@@ -28,7 +28,7 @@ def test_op_matches_numpy_on_views(child, name):
     @given(recipe=op_recipes(name))
     def calls(recipe):
         note(f"recipe: {recipe!r}")
-        outcome = child.run("fuzz_checks", "check_op", recipe)
+        outcome = child.run("fuzz_op_checks", "check_op", recipe)
         if outcome[0] == "returned":
             event(outcome[1])
             return

@@ -18,7 +18,7 @@ BINDINGS = [b for b in bindings() if b.group in ("shape", "join_split")]
 
 @pytest.fixture(scope="module")
 def child():
-    c = Child("fuzz_checks.warm_up_torch")
+    c = Child("fuzz_torch_checks.warm_up")
     yield c
     c.close()
 
@@ -30,7 +30,7 @@ def test_edge_ints_give_what_pytorch_gives(child, binding):
     def calls(recipe):
         shown = describe_call(recipe)
         note(f"call: {shown}")
-        outcome = child.run("fuzz_checks", "check_against_torch", recipe)
+        outcome = child.run("fuzz_torch_checks", "check_against_torch", recipe)
         if outcome[0] == "returned":
             event(outcome[1])
             return
