@@ -51,7 +51,7 @@ class Binding:
 
 @functools.lru_cache(maxsize=None)
 def _declarations():
-    if str(ROOT) not in sys.path:
+    if str(ROOT) not in sys.path:  # codegen/ is a package at the root of the repository
         sys.path.append(str(ROOT))
     from codegen import gen
     return gen.load_declarations(sorted(glob.glob(str(ROOT / "declarations" / "*.yaml"))))
@@ -60,8 +60,9 @@ def _declarations():
 @functools.lru_cache(maxsize=None)
 def bindings():
     """Every generated Tensor method and wick function, with its overloads as Python sees them."""
+    decls = _declarations()
     from codegen.api import python as api
-    methods, functions = api.bindings(_declarations())
+    methods, functions = api.bindings(decls)
     return tuple(Binding(b.name, b.method, tuple(
         tuple(Param(p.name, p.type.base, p.type.is_list, p.type.optional, p.type.elem_optional, p.default is not None,
                     p.kwarg_only) for p in o.params) for o in b.overloads), Path(b.overloads[0].decl.loc.file).stem)
@@ -72,8 +73,9 @@ def bindings():
 def reference_cases():
     """{name: opcheck.Case} for every op with a NumPy reference: the rows of the generated test table
     (codegen/dest/tests.py), made from the declarations here rather than read from a build tree."""
+    decls = _declarations()
     from codegen.dest import tests
-    source = tests.emit(_declarations())["tests/test_generated_ops.py"]
+    source = tests.emit(decls)["tests/test_generated_ops.py"]
     table = {}
     exec(compile(source, "<generated test table>", "exec"), table)  # noqa: S102 - the generator's own output
     return {c.name: c for c in table["CASES"]}
@@ -82,8 +84,9 @@ def reference_cases():
 @functools.lru_cache(maxsize=None)
 def op_cases():
     """{name: (opcheck.Case, kind)} for the ops with a NumPy reference that are pointwise or reductions."""
+    decls = _declarations()
     from codegen.model import Pointwise
-    kinds = {d.name: "pointwise" if isinstance(d.impl, Pointwise) else "reduction" for d in _declarations()
+    kinds = {d.name: "pointwise" if isinstance(d.impl, Pointwise) else "reduction" for d in decls
              if isinstance(d.impl, Pointwise) or Path(d.loc.file).name == "reductions.yaml"}
     return {name: (case, kinds[name]) for name, case in reference_cases().items() if name in kinds}
 
