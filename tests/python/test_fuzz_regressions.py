@@ -138,3 +138,47 @@ def test_0d_reduction_over_a_repeated_dim(name, dims):
     'dim 0 appears multiple times in the list of dims'."""
     with pytest.raises(RuntimeError, match="appears multiple times"):
         getattr(wick, name)(wick.tensor(1.5), dim=dims)
+
+
+# --- calls PyTorch refuses and wick answered (found against PyTorch, fuzz_torch_checks.py) ----------------------
+
+@pytest.mark.parametrize("call", [
+    lambda: wick.tensor([1], dtype=wick.int8).clamp(max=1000),  # wick: clamped to -24
+    lambda: wick.tensor([5, -5], dtype=wick.int16).clamp_min(2 ** 63 - 1),  # wick: [5, -1]
+    lambda: wick.add(wick.tensor([1], dtype=wick.int32), wick.tensor([1], dtype=wick.int32), alpha=2 ** 62 + 1),
+    lambda: wick.tensor([1.0], dtype=wick.float16).sub_(wick.tensor([1], dtype=wick.int32), alpha=2 ** 63 - 2),
+    lambda: wick.tensor([1], dtype=wick.int8).fill_(300),  # wick: 44
+], ids=["clamp_int8", "clamp_min_int16", "add_alpha_int32", "sub_alpha_float16", "fill_int8"])
+def test_scalar_that_the_dtype_cannot_hold(call):
+    """A bound, alpha or fill value is converted to the tensor's dtype, and wick wrapped it silently.
+    PyTorch: RuntimeError 'value cannot be converted to type int8_t without overflow'."""
+    with pytest.raises(RuntimeError, match="cannot be converted"):
+        call()
+
+
+@pytest.mark.parametrize("name", ["neg", "ceil", "sign"])
+def test_out_of_another_dtype_for_an_op_that_keeps_its_dtype(name):
+    """PyTorch's ops whose result has the input's dtype take no out= of another: RuntimeError
+    'Found dtype Double but expected Long'. wick cast into it."""
+    with pytest.raises(RuntimeError):
+        getattr(wick, name)(wick.tensor([1, -2]), out=wick.zeros(2, dtype=wick.float64))
+
+
+@pytest.mark.parametrize("call", [
+    lambda: wick.lerp(wick.tensor([1.0]), wick.tensor([1.0], dtype=wick.float16), 0.5),
+    lambda: wick.addcdiv(wick.tensor([1.0]), wick.tensor([1], dtype=wick.int16), wick.tensor([2], dtype=wick.int16)),
+    lambda: wick.tensor([1.0, 2.0]).masked_fill(wick.tensor([2, 0], dtype=wick.uint8), 0.0),
+    lambda: wick.tensor(1.0).index_put((wick.tensor(True),), wick.tensor(2.0)),
+    lambda: wick.tensor([2]).pow(-1),  # wick: 0
+    lambda: wick.where(wick.tensor([1.0, 0.0]), wick.tensor([1.0, 2.0]), wick.tensor([3.0, 4.0])),
+    lambda: wick.tensor([1], dtype=wick.uint8).add(1, alpha=True),
+    lambda: wick.tensor([True]).sub(wick.tensor([1])),
+], ids=["lerp_end_dtype", "addcdiv_integers", "uint8_mask_of_2", "index_put_0d_mask_on_0d", "int_pow_negative",
+        "where_float_condition", "bool_alpha", "bool_minus_int"])
+def test_call_pytorch_refuses(call):
+    """PyTorch raises (RuntimeError: 'expected dtype float for `end` but got dtype Half', 'Integer
+    division with addcdiv is no longer supported', 'Mask tensor can take 0 and 1 values only',
+    IndexError 'too many indices for tensor of dimension 0', and the four class-6 cases of the
+    issue); wick gave a result."""
+    with pytest.raises((RuntimeError, IndexError)):
+        call()
