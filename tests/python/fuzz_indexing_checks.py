@@ -60,7 +60,8 @@ def _kind(item):
         return "basic"
     if isinstance(item, (bool, np.bool_)):
         return "advanced"
-    if isinstance(item, (int, np.integer)) or (isinstance(item, np.ndarray) and item.ndim == 0 and item.dtype.kind in "iu"):
+    zero_d_int = isinstance(item, np.ndarray) and item.ndim == 0 and item.dtype.kind in "iu"
+    if isinstance(item, (int, np.integer)) or zero_d_int:
         return "int"
     return "advanced" if isinstance(item, (list, np.ndarray)) else "other"
 
@@ -176,7 +177,8 @@ def check_getitem(recipe):
     dtype = x_recipe[1]
     assert got.dtype is x.dtype, f"dtype {got.dtype} != {x.dtype}"
     assert tuple(got.shape) == np.shape(want), f"shape {tuple(got.shape)} != NumPy's {np.shape(want)}"
-    assert np.array_equal(to_numpy(got), want, equal_nan=True), f"{to_numpy(got).tolist()} != {np.asarray(want).tolist()}"
+    assert np.array_equal(to_numpy(got), want, equal_nan=True), \
+        f"{to_numpy(got).tolist()} != {np.asarray(want).tolist()}"
     assert np.array_equal(to_numpy(x), before, equal_nan=True), "indexing wrote to the tensor"
     expanded = any(op[0] == "expand" for op in x_recipe[4])
     if isinstance(want, np.ndarray) and want.size and np.shares_memory(want, a) and not expanded:

@@ -8,6 +8,7 @@ small records and the test table they return, so a redesign of the model changes
 The strategies draw recipes (fuzz_recipes.py), which a forked child builds and calls.
 """
 import functools
+import itertools
 import glob
 import math
 import os
@@ -39,6 +40,7 @@ class Param:
     elem_optional: bool  # Tensor?[]
     has_default: bool
     kw_only: bool
+    role: str = "value"  # what the generated tests take it for (codegen/samples.py): dim, size, tensor...
 
 
 @dataclass(frozen=True)
@@ -61,12 +63,13 @@ def _declarations():
 def bindings():
     """Every generated Tensor method and wick function, with its overloads as Python sees them."""
     decls = _declarations()
+    from codegen import samples
     from codegen.api import python as api
     methods, functions = api.bindings(decls)
     return tuple(Binding(b.name, b.method, tuple(
         tuple(Param(p.name, p.type.base, p.type.is_list, p.type.optional, p.type.elem_optional, p.default is not None,
-                    p.kwarg_only) for p in o.params) for o in b.overloads), Path(b.overloads[0].decl.loc.file).stem)
-        for b in methods + functions)
+                    p.kwarg_only, samples.role(p)) for p in o.params) for o in b.overloads),
+        Path(b.overloads[0].decl.loc.file).stem) for b in methods + functions)
 
 
 @functools.lru_cache(maxsize=None)
@@ -122,15 +125,18 @@ strings = st.sampled_from(STRINGS).map(lit)
 dtypes = st.sampled_from(DTYPES).map(lambda d: ("dtype", d))
 devices = st.sampled_from(("cpu", "cuda", "cuda:1", "cpu:0")).map(lambda d: ("device", d))
 np_ints = st.tuples(st.just("np_scalar"), st.sampled_from(NP_INT_TYPES), st.integers(0, 5))
-np_floats = st.tuples(st.just("np_scalar"), st.sampled_from(NP_FLOAT_TYPES), st.sampled_from((0.0, 2.0, -1.5, math.nan)))
+np_floats = st.tuples(st.just("np_scalar"), st.sampled_from(NP_FLOAT_TYPES),
+                      st.sampled_from((0.0, 2.0, -1.5, math.nan)))
 np_others = st.sampled_from([("np_scalar", "bool_", True), ("np_scalar", "clongdouble", 1 + 2j),
                              ("np_scalar", "complex128", 1j), ("np_scalar", "uint64", 2 ** 64 - 1),
                              ("np_scalar", "datetime64", "2020-01-01"), ("np_scalar", "str_", "a")])
 np_zero_d = st.tuples(st.just("np_array"), st.sampled_from(NP_INT_TYPES + NP_FLOAT_TYPES + ("bool_", "clongdouble")),
                       st.just(()), st.just("c"))
-np_arrays = st.tuples(st.just("np_array"), st.sampled_from(("int64", "int32", "bool_", "float32", "longdouble", "uint64")),
+np_arrays = st.tuples(st.just("np_array"),
+                      st.sampled_from(("int64", "int32", "bool_", "float32", "longdouble", "uint64")),
                       st.lists(st.integers(0, 3), max_size=3).map(tuple), st.sampled_from(("c", "reversed", "0d_view")))
-np_objects = st.sampled_from(("self", "self_0d", "none_0d", "ints", "long_0d", "clong_0d")).map(lambda k: ("np_object", k))
+np_objects = st.sampled_from(("self", "self_0d", "none_0d", "ints", "long_0d", "clong_0d")).map(
+    lambda k: ("np_object", k))
 numpy_values = st.one_of(np_ints, np_floats, np_others, np_zero_d, np_arrays, np_objects)
 hostile_index = st.sampled_from(HOSTILE_INDEX).map(lambda k: ("hostile", k))
 hostile_float = st.sampled_from(HOSTILE_FLOAT).map(lambda k: ("hostile", k))
@@ -527,7 +533,13 @@ PLAIN_BY_TYPE = {
 }
 
 
+# Dims: mostly in range of a tensor of up to 3 dims, so that the call gets past its dim checks.
+plain_dims = st.one_of(st.integers(-3, 2), st.integers(-3, 2), edge_heavy_ints.map(lambda r: r[1])).map(lit)
+
+
 def plain_value(p: Param):
+    if p.role == "dim" and not p.is_list:
+        return st.one_of(plain_dims, none) if p.optional else plain_dims
     if p.base == "Tensor" and p.is_list:
         strategy = st.tuples(st.sampled_from(("list", "tuple")), st.lists(plain_tensors, min_size=1, max_size=3))
     elif p.is_list:
@@ -551,3 +563,46 @@ def plain_call_recipes(draw, b: Binding):
         (kwargs.append((p.name, value)) if p.kw_only or kwargs else args.append(value))
     spec = ("method", b.name, draw(PLAIN_BY_TYPE["Tensor"])) if b.method else ("function", b.name)
     return spec, tuple(args), tuple(kwargs)
+
+
+def edge_int_mutants(case):
+    """The declaration's samples of op `case` (an opcheck.Case), each with one int (or one element of
+    an int list) replaced by an int at the edge of int64, on its tensors as they are and emptied
+    along their first dim: where a sum or product with a size passes 2**63. Call recipes, as
+    plain_call_recipes makes them."""
+    import opcheck
+    for sample in case.samples:
+        sig = case.signatures[sample.signature]
+        if any(p.role not in ("tensor", "dim", "value", "size", "dtype") for p in sig if p.name in sample.args):
+            continue
+        tensors = [p.name for p in sig if p.role == "tensor" and p.name in sample.args]
+        for empty in (False, True):
+            args = dict(sample.args)
+            if empty:
+                first = tensors[0]
+                if not args[first]:
+                    continue
+                args[first] = (0,) + tuple(args[first][1:])
+            slots = [(p.name, None) for p in sig if p.role != "tensor" and type(args.get(p.name)) is int]
+            slots += [(p.name, i) for p in sig if p.role != "tensor" and isinstance(args.get(p.name), tuple)
+                      for i, v in enumerate(args[p.name]) if type(v) is int]
+            for (name, i), edge in itertools.product(slots, (2 ** 62, 2 ** 62 + 1, 2 ** 63 - 1, -2 ** 63)):
+                mutated = dict(args)
+                mutated[name] = edge if i is None else mutated[name][:i] + (edge,) + mutated[name][i + 1:]
+                yield _sample_call(case, sig, mutated, tensors, opcheck.REQUIRED)
+
+
+def _sample_call(case, sig, args, tensors, required):
+    def recipe(name, value):
+        if name in tensors:
+            return "tensor", "float64", tuple(value), "c"
+        if isinstance(value, tuple):
+            return "tuple", tuple(lit(v) for v in value)
+        return ("dtype", value) if value in DTYPES else lit(value)
+
+    positional = [recipe(p.name, args[p.name]) for p in sig if p.name in args and p.default is required and not p.kw]
+    keywords = tuple((p.name, recipe(p.name, args[p.name])) for p in sig
+                     if p.name in args and (p.default is not required or p.kw))
+    if case.method:
+        return ("method", case.name, positional[0]), tuple(positional[1:]), keywords
+    return ("function", case.name), tuple(positional), keywords

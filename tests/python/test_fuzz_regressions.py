@@ -62,7 +62,8 @@ def test_sequence_claiming_a_huge_length():
 # --- indices that are NumPy values ----------------------------------------------------------------------
 
 @pytest.mark.parametrize("index", [
-    "np.longdouble(2)", "np.clongdouble(1)", "np.array(2, dtype=np.longdouble)", "np.array(1 + 1j, dtype=np.clongdouble)",
+    "np.longdouble(2)", "np.clongdouble(1)", "np.array(2, dtype=np.longdouble)",
+    "np.array(1 + 1j, dtype=np.clongdouble)",
     "np_object('self_0d')", "np_object('self')",
 ])
 def test_numpy_index_that_is_no_integer(index):
@@ -112,11 +113,17 @@ def test_slice_with_a_huge_step_beside_a_mask():
     lambda: wick.zeros(1).expand(2 ** 62, 4),
     lambda: wick.zeros(()).expand(2 ** 62, 2 ** 62),
     lambda: wick.zeros(0).reshape(0, 2 ** 63 - 2, 2 ** 62),
-], ids=["view", "view_square", "reshape", "expand", "expand_0d", "reshape_empty_strides"])
+    lambda: wick.zeros(3, 4).view(2 ** 63 - 1, -1, 2),  # wick: shape (2**63 - 1, -6, 2), numel() 12
+    lambda: wick.zeros(3, 1).expand(2 ** 62, 3, 4),
+    lambda: wick.zeros(0, 4).repeat(2 ** 62, 1, 3),
+], ids=["view", "view_square", "reshape", "expand", "expand_0d", "reshape_empty_strides", "view_inferred_negative",
+        "expand_3d", "repeat_empty"])
 def test_shape_whose_size_overflows(make):
     """The element count (or, for an empty tensor, a contiguous stride) passes 2**63 and wrapped:
-    view(2**62, 4) of no elements claimed numel() 0, and reshape(0, 2**63 - 2, 2**62) gave the
-    stride -2**63. PyTorch raises RuntimeError ('numel: integer multiplication overflow')."""
+    view(2**62, 4) of no elements claimed numel() 0, reshape(0, 2**63 - 2, 2**62) gave the stride
+    -2**63, and view(2**63 - 1, -1, 2) of 12 elements inferred the size -6. PyTorch raises
+    RuntimeError ('numel: integer multiplication overflow', "shape '[...]' is invalid for input of
+    size 12"); NumPy refuses them all too (ValueError)."""
     with pytest.raises(RuntimeError):
         make()
 
