@@ -27,7 +27,7 @@ installed (MALLOC_CHECK_=3 aborts on a corrupted heap chunk). Each case frees wh
 it built before it replies, so that the checks run while it is the one to blame. The
 address space is capped, so that a huge allocation fails at once with MemoryError
 instead of paging. Under a sanitizer build (LD_PRELOAD already set) glibc's checks are
-left out.
+left out, and under AddressSanitizer the cap too (it maps terabytes of shadow memory).
 """
 import collections
 import faulthandler
@@ -61,8 +61,9 @@ _HEADER = struct.Struct("<Q")
 def classify(e):
     """'expected' for the exceptions a wrong call may raise, else 'unexpected'. RecursionError is a
     RuntimeError, but it means that a conversion recursed without bound, which no input may make
-    happen; HostileError (fuzz_recipes.py) is raised by the fuzzer's own objects and must propagate."""
-    if isinstance(e, RecursionError):
+    happen, and a failed internal assert is a RuntimeError that says wick has a bug; HostileError
+    (fuzz_recipes.py) is raised by the fuzzer's own objects and must propagate."""
+    if isinstance(e, RecursionError) or "internal assert failed" in str(e):
         return "unexpected"
     if isinstance(e, EXPECTED) or type(e).__name__ == "HostileError":
         return "expected"
@@ -233,7 +234,8 @@ def main():
     requests, replies = os.dup(0), os.dup(1)
     os.dup2(2, 1)
     faulthandler.enable()
-    resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_SPACE, ADDRESS_SPACE))
+    if "asan" not in os.environ.get("LD_PRELOAD", ""):  # AddressSanitizer's shadow memory needs terabytes of it
+        resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_SPACE, ADDRESS_SPACE))
     import warnings
     warnings.simplefilter("ignore")
     # Imported once, before any fork.

@@ -111,6 +111,20 @@ class LenGrows(_Owned):
         return 1
 
 
+class LenClears(_Owned):
+    """A sequence whose __len__ empties the list it sits in (a number check may ask its length)."""
+
+    def __len__(self):
+        if self.owner is not None:
+            self.owner.clear()
+        return 1
+
+    def __getitem__(self, i):
+        if i != 0:
+            raise IndexError(i)
+        return 1
+
+
 class LenLies(_Owned):
     """A sequence whose length says 3 and that holds 1."""
 
@@ -203,7 +217,8 @@ class FloatSubclass(float):
 
 HOSTILE = {cls.__name__: cls for cls in (
     IndexClears, IndexGrows, IndexRaises, IndexHuge, IndexNotInt, FloatClears, FloatGrows, FloatRaises, LenGrows,
-    LenLies, LenRaises, LenHuge, GetitemGrows, ArrayInterface, ArrayInterfaceRaises, ArrayMethod, ArrayMethodLies)}
+    LenClears, LenLies, LenRaises, LenHuge, GetitemGrows, ArrayInterface, ArrayInterfaceRaises, ArrayMethod,
+    ArrayMethodLies)}
 
 
 class TensorSubclass(wick.Tensor):

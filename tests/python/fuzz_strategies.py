@@ -111,7 +111,7 @@ NP_INT_TYPES = ("int8", "uint8", "int16", "int32", "int64", "uint64", "intc")
 NP_FLOAT_TYPES = ("float16", "float32", "float64", "longdouble")
 HOSTILE_INDEX = ("IndexClears", "IndexGrows", "IndexRaises", "IndexHuge", "IndexNotInt")
 HOSTILE_FLOAT = ("FloatClears", "FloatGrows", "FloatRaises")
-HOSTILE_SEQUENCE = ("LenGrows", "LenLies", "LenRaises", "LenHuge", "GetitemGrows")
+HOSTILE_SEQUENCE = ("LenGrows", "LenClears", "LenLies", "LenRaises", "LenHuge", "GetitemGrows")
 HOSTILE_ARRAY = ("ArrayInterface", "ArrayInterfaceRaises", "ArrayMethod", "ArrayMethodLies")
 assert set(HOSTILE) == {*HOSTILE_INDEX, *HOSTILE_FLOAT, *HOSTILE_SEQUENCE, *HOSTILE_ARRAY}
 
@@ -238,7 +238,10 @@ def _with_hostile(draw, items, hostile, kinds=("list", "list", "tuple", "growing
     return draw(st.sampled_from(kinds)), tuple(values)
 
 
-hostile_int_lists = _with_hostile(st.one_of(small_ints, subclassed, hostile_index), hostile_index)
+# Elements whose __index__ or __len__ (which a check for a number may ask) change the list.
+_changes_its_list = st.sampled_from(("IndexClears", "IndexGrows", "LenClears")).map(lambda k: ("hostile", k))
+hostile_int_lists = _with_hostile(st.one_of(small_ints, subclassed, hostile_index),
+                                  st.one_of(hostile_index, _changes_its_list))
 hostile_tensor_lists = _with_hostile(st.one_of(tensors, tensors_0d), st.one_of(hostile_any, tensors),
                                      kinds=("growing_list", "list"))
 # Data for wick.tensor() and the like: numbers, or rows of them of one length, among which an

@@ -59,7 +59,7 @@ def _check(child, recipe):
 
 @pytest.mark.parametrize("binding", BINDINGS, ids=lambda b: ("Tensor." if b.method else "wick.") + b.name)
 def test_any_arguments_raise_a_documented_error(child, binding):
-    @settings(max_examples=examples(10))
+    @settings(max_examples=examples(12))
     @given(recipe=call_recipes(binding))
     def calls(recipe):
         _check(child, recipe)

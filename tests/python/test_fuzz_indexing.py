@@ -41,7 +41,7 @@ def getitem_cases(draw):
     return draw(view_recipes(shape, draw(st.sampled_from(DTYPES)))), draw(index_recipes(shape))
 
 
-@settings(max_examples=examples(300))
+@settings(max_examples=examples(500))
 @given(case=getitem_cases())
 def test_getitem_matches_numpy(child, case):
     _judge(child, "check_getitem", case)
@@ -55,13 +55,13 @@ def setitem_cases(draw):
     return x, index, draw(value_recipes(indexed_shape(shape, index), x[1]))
 
 
-@settings(max_examples=examples(300))
+@settings(max_examples=examples(500))
 @given(case=setitem_cases())
 def test_setitem_matches_numpy(child, case):
     _judge(child, "check_setitem", case)
 
 
-@settings(max_examples=examples(50))
+@settings(max_examples=examples(100))
 @given(case=overlapping_assignments())
 def test_assigning_a_view_of_itself(child, case):
     _judge(child, "check_setitem", case)

@@ -36,6 +36,16 @@ def test_int_list_whose_element_changes_the_list(call, mutator):
     _clean(outcome, "ValueError", "RuntimeError", "TypeError")
 
 
+def test_int_list_element_whose_len_empties_the_list():
+    """Checking whether an element is a number asks a sequence its length, and that __len__ empties
+    the list: the parser's error path then found no fault and failed an internal assert
+    (RuntimeError '... an overload that match() refused has no fault (this is a bug in wick)').
+    The element is no int: TypeError, naming permute()."""
+    outcome = run_isolated("o = []\no += [LenClears(o), 1, 2]\nwick.zeros(1, 1, 1).permute(o)")
+    _clean(outcome, "TypeError", "ValueError")
+    assert "bug in wick" not in outcome, outcome
+
+
 @pytest.mark.parametrize("code", [
     "wick.tensor(GrowingList([]))",
     "wick.HalfTensor(LenGrows(None))",
