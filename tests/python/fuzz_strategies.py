@@ -357,14 +357,15 @@ def _in_or_out(size, far=True):
 
 
 @st.composite
-def index_recipes(draw, shape):
+def index_recipes(draw, shape, numpy=False):
     """An index for a tensor of `shape`: one item or a tuple of items (ints, slices, None, ...,
-    bools, masks, integer tensors, lists and NumPy values), shaped to fit most of the time."""
+    bools, masks, integer tensors and lists; with `numpy`, NumPy values too, a third of the items),
+    shaped to fit most of the time."""
     items, d = [], 0
+    kinds = ("int", "int", "slice", "slice", "slice", "none", "ellipsis", "bool", "mask", "tensor", "list")
     for _ in range(draw(st.integers(0, 4))):
         size = shape[d] if d < len(shape) else 2
-        kind = draw(st.sampled_from(("int", "int", "slice", "slice", "slice", "none", "ellipsis", "bool", "mask",
-                                     "tensor", "list", "numpy")))
+        kind = draw(st.sampled_from(kinds + ("numpy",) * (len(kinds) // 2 if numpy else 0)))
         if kind == "int":
             items.append(lit(draw(_in_or_out(size))))
             d += 1

@@ -36,14 +36,21 @@ def _judge(child, function, recipe):
 
 
 @st.composite
-def getitem_cases(draw):
+def getitem_cases(draw, numpy=False):
     shape = draw(view_shapes)
-    return draw(view_recipes(shape, draw(st.sampled_from(DTYPES)))), draw(index_recipes(shape))
+    return draw(view_recipes(shape, draw(st.sampled_from(DTYPES)))), draw(index_recipes(shape, numpy))
 
 
 @settings(max_examples=examples(500))
 @given(case=getitem_cases())
 def test_getitem_matches_numpy(child, case):
+    _judge(child, "check_getitem", case)
+
+
+# Apart, so that a failure with NumPy values in the index does not hide the others in CI.
+@settings(max_examples=examples(200))
+@given(case=getitem_cases(numpy=True))
+def test_numpy_values_in_the_index(child, case):
     _judge(child, "check_getitem", case)
 
 
