@@ -1,7 +1,27 @@
-"""Shared fixtures: the `cuda` marker skips where no GPU is present."""
+"""Shared fixtures: the `cuda` marker skips where no GPU is present; the Hypothesis profiles of the fuzz suites."""
+import os
+
 import pytest
 
 import wick
+
+try:
+    from hypothesis import HealthCheck, Phase, settings
+except ImportError:  # the fuzz suites then fail to import, and say why; the other tests run
+    settings = None
+
+# Fuzzing (tests/python/test_fuzz_*.py). In CI a fixed, small number of examples per test
+# (each test sets its own through fuzz_strategies.examples), drawn the same way on every run;
+# no example database is written. Setting WICK_FUZZ_EXAMPLES runs that many per test, drawn
+# afresh each time, and shrinks what fails to a minimal example (in CI a failure is reported as
+# found, because the suites' known crashes would otherwise spend minutes shrinking).
+if settings is not None:
+    _RELAXED = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much]
+    settings.register_profile("wick-ci", derandomize=True, database=None, deadline=None, print_blob=False,
+                              suppress_health_check=_RELAXED, phases=[Phase.explicit, Phase.generate])
+    settings.register_profile("wick-local", derandomize=False, database=None, deadline=None, print_blob=True,
+                              suppress_health_check=_RELAXED)
+    settings.load_profile("wick-local" if os.environ.get("WICK_FUZZ_EXAMPLES") else "wick-ci")
 
 
 def pytest_configure(config):
