@@ -120,7 +120,7 @@ def run_isolated(code, timeout=CASE_TIMEOUT_S):
     lines = code.strip().splitlines()
     program = "\n".join([
         "import warnings", "warnings.simplefilter('ignore')", "import numpy as np", "import wick",
-        "from fuzz_recipes import *", *lines[:-1], "try:", f"    print('returned', repr({lines[-1]}))",
+        "from fuzz_recipes import *", *lines[:-1], "try:", f"    print('returned', ' '.join(repr({lines[-1]}).split()))",
         "except Exception as e:", "    print(f'raised {type(e).__name__}: {e}')"])
     try:
         run = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=timeout,

@@ -125,9 +125,8 @@ def test_slice_with_a_huge_step_beside_a_mask():
     lambda: wick.zeros(0).reshape(0, 2 ** 63 - 2, 2 ** 62),
     lambda: wick.zeros(3, 4).view(2 ** 63 - 1, -1, 2),  # wick: shape (2**63 - 1, -6, 2), numel() 12
     lambda: wick.zeros(3, 1).expand(2 ** 62, 3, 4),
-    lambda: wick.zeros(0, 4).repeat(2 ** 62, 1, 3),
 ], ids=["view", "view_square", "reshape", "expand", "expand_0d", "reshape_empty_strides", "view_inferred_negative",
-        "expand_3d", "repeat_empty"])
+        "expand_3d"])
 def test_shape_whose_size_overflows(make):
     """The element count (or, for an empty tensor, a contiguous stride) passes 2**63 and wrapped:
     view(2**62, 4) of no elements claimed numel() 0, reshape(0, 2**63 - 2, 2**62) gave the stride
@@ -185,17 +184,15 @@ def test_out_of_another_dtype_for_an_op_that_keeps_its_dtype(name):
     lambda: wick.lerp(wick.tensor([1.0]), wick.tensor([1.0], dtype=wick.float16), 0.5),
     lambda: wick.addcdiv(wick.tensor([1.0]), wick.tensor([1], dtype=wick.int16), wick.tensor([2], dtype=wick.int16)),
     lambda: wick.tensor([1.0, 2.0]).masked_fill(wick.tensor([2, 0], dtype=wick.uint8), 0.0),
-    lambda: wick.tensor(1.0).index_put((wick.tensor(True),), wick.tensor(2.0)),
     lambda: wick.tensor([2]).pow(-1),  # wick: 0
     lambda: wick.where(wick.tensor([1.0, 0.0]), wick.tensor([1.0, 2.0]), wick.tensor([3.0, 4.0])),
     lambda: wick.tensor([1], dtype=wick.uint8).add(1, alpha=True),
     lambda: wick.tensor([True]).sub(wick.tensor([1])),
-], ids=["lerp_end_dtype", "addcdiv_integers", "uint8_mask_of_2", "index_put_0d_mask_on_0d", "int_pow_negative",
+], ids=["lerp_end_dtype", "addcdiv_integers", "uint8_mask_of_2", "int_pow_negative",
         "where_float_condition", "bool_alpha", "bool_minus_int"])
 def test_call_pytorch_refuses(call):
     """PyTorch raises (RuntimeError: 'expected dtype float for `end` but got dtype Half', 'Integer
-    division with addcdiv is no longer supported', 'Mask tensor can take 0 and 1 values only',
-    IndexError 'too many indices for tensor of dimension 0', and the four class-6 cases of the
-    issue); wick gave a result."""
-    with pytest.raises((RuntimeError, IndexError)):
+    division with addcdiv is no longer supported', 'Mask tensor can take 0 and 1 values only', and
+    the four class-6 cases of the issue); wick gave a result."""
+    with pytest.raises(RuntimeError):
         call()
