@@ -10,6 +10,7 @@
 #include "wick/core_ops.h"
 #include "wick/dispatch.h"
 #include "wick/ops.h"
+#include "wick/overflow.h"
 
 namespace wick {
 namespace {
@@ -62,7 +63,10 @@ Tensor repeat(const Tensor& self, IntArrayRef repeats) {
                     "repeat(): the result of repeating ", shape_str(self.sizes()), " by ", shape_str(repeats),
                     " is too large");
   }
-  Tensor result = empty(sizes, self.dtype(), self.device());
+  Tensor result = empty(sizes, self.dtype(), self.device());  // MemoryError when the elements pass int64
+  // As PyTorch (and NumPy's tile): repeats whose product passes int64 are refused for an empty self too.
+  WICK_CHECK(numel_checked(repeats).has_value(), "repeat(): numel: integer multiplication overflow for the repeats ",
+             shape_str(repeats));
   if (result.numel() == 0) return result;
   // The result seen as [r0, s0, r1, s1, ...] receives self seen as [1, s0, 1, s1, ...]
   // by a broadcasting copy; dims where r or s is 1 stay single, so few dims reach the copy.

@@ -30,10 +30,11 @@ DimVector infer_size(const char* op, IntArrayRef shape, int64_t numel) {
   if (infer) {
     WICK_CHECK(numel != 0 || known != 0, op, "(): cannot reshape tensor of 0 elements into shape ",
                shape_str(shape), " because the unspecified dimension size -1 can be any value and is ambiguous");
-    // Sizes whose product passes int64 leave room for no element but with a -1 of 0.
-    WICK_CHECK(known ? *known != 0 && numel % *known == 0 : numel == 0, op, "(): shape '", shape_str(shape),
+    // Sizes whose product passes int64 are refused even for no elements (where the -1 could be 0),
+    // as PyTorch and NumPy refuse them.
+    WICK_CHECK(known && *known != 0 && numel % *known == 0, op, "(): shape '", shape_str(shape),
                "' is invalid for input of size ", numel);
-    out[*infer] = known ? numel / *known : 0;
+    out[*infer] = numel / *known;
   } else {
     WICK_CHECK(known == numel, op, "(): shape '", shape_str(shape), "' is invalid for input of size ", numel);
   }

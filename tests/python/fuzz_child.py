@@ -47,7 +47,7 @@ import time
 import traceback
 from pathlib import Path
 
-# The exceptions a bad argument may raise (DESIGN: no user input may crash the process).
+# The exceptions a bad argument may raise: no user input may crash the process.
 EXPECTED = (TypeError, ValueError, IndexError, RuntimeError, MemoryError, OverflowError, NotImplementedError,
             BufferError)
 CASE_TIMEOUT_S = 10
