@@ -16,12 +16,13 @@ if(NOT WICK_SANITIZE)
 endif()
 
 include(CheckCXXSourceCompiles)
+string(MAKE_C_IDENTIFIER "WICK_HAS_SANITIZE_${WICK_SANITIZE}" _wick_sanitize_check)
 set(CMAKE_REQUIRED_FLAGS -fsanitize=${WICK_SANITIZE})
 set(CMAKE_REQUIRED_LINK_OPTIONS -fsanitize=${WICK_SANITIZE})
-check_cxx_source_compiles("int main() { return 0; }" WICK_SANITIZE_WORKS_${WICK_SANITIZE})
+check_cxx_source_compiles("int main() { return 0; }" ${_wick_sanitize_check})
 unset(CMAKE_REQUIRED_FLAGS)
 unset(CMAKE_REQUIRED_LINK_OPTIONS)
-if(NOT WICK_SANITIZE_WORKS_${WICK_SANITIZE})
+if(NOT ${_wick_sanitize_check})
   message(FATAL_ERROR "${CMAKE_CXX_COMPILER} cannot compile and link with -fsanitize=${WICK_SANITIZE}: "
                       "name sanitizers it has (address,undefined with GCC or Clang), and install their "
                       "runtimes (Debian: libasan8 libubsan1, which g++ pulls in)")
