@@ -83,33 +83,30 @@ def private_and_shared():
 
 
 def out_into_shared():
-    """One thread writes out= into a shared tensor with a new shape on every call, which swaps its storage;
-    the seven others read it meanwhile. Readers may see any values, but never freed memory; the tensor ends
-    as the writer's last call left it."""
+    """One thread writes out= into a shared tensor with a larger shape on every call, so that its storage is
+    replaced each time; the seven others read it meanwhile, through calls that release the GIL as the write
+    does. Readers may see any values, but never freed memory; the tensor ends as the last write left it."""
     shared = wick.zeros(1)
-    sources = [wick.arange(float(n)) for n in (1, 7, 64, 1000, 1 << 16)]
-    writes = 2000
+    writes = 500
+    sizes = [(1 << 15) + 64 * r for r in range(writes)]  # large enough for the calls to release the GIL
     done = threading.Event()
 
     def body(k):
         if k == 0:
-            for r in range(writes):
-                wick.add(sources[r % len(sources)], 1, out=shared)
+            for n in sizes:
+                wick.add(wick.arange(float(n)), 1, out=shared)
             done.set()
             return
         while not done.is_set():
-            assert isinstance(shared.tolist(), list)
-            try:
-                repr(shared)
-            except IndexError:  # repr reads the shape, then the elements one by one: a resize may come between
-                pass
             shared.sum()
-            shared[1::2].clone()
-            shared[-1:].tolist()
+            shared.mul(2)
+            shared.max()
+            assert isinstance(shared[-3:].tolist(), list)
+            if k == 1:
+                shared.tolist()
 
     run_threads(body)
-    last = sources[(writes - 1) % len(sources)]
-    assert shared.tolist() == (last + 1).tolist()
+    assert shared.tolist() == (wick.arange(float(sizes[-1])) + 1).tolist()
 
 
 SCENARIOS = {f.__name__: f for f in (private_and_shared, out_into_shared)}
