@@ -3,7 +3,7 @@
 # -DWICK_SANITIZE=address,undefined (any list that the compiler's -fsanitize= takes) instruments every
 # target that links wick::sanitize: wick_core links it PUBLIC, so the module wick._C, the GoogleTest
 # binary and any other program built here against wick::core are compiled and linked the same way.
-# scripts/sanitize builds this configuration and runs every test under it, with the runtime options
+# scripts/sanitize builds this configuration and runs the tests under it, with the runtime options
 # and the LD_PRELOAD that the Python process needs.
 include_guard(GLOBAL)
 

@@ -43,15 +43,21 @@ def run_threads(body):
 
 def private_and_shared():
     """Each thread mutates its own tensors and checks them against NumPy, while all of them mutate, view and
-    read one shared tensor of fixed shape."""
-    shared = wick.zeros(64, 64)
+    read one shared tensor of fixed shape. The large tensors are large enough for their ops to release the
+    GIL, so that their kernels run side by side."""
+    shared = wick.zeros(256, 256)
     shared_view = shared[::2, 1::3]
 
     def body(k):
         ref = np.random.default_rng(k).standard_normal((16, 16))
         x = wick.from_numpy(ref.copy())
         out = wick.empty(0, dtype=wick.float64)
-        for r in range(400):
+        large_ref = np.arange(1 << 16, dtype=np.float64)
+        large = wick.arange(1 << 16, dtype=wick.float64)
+        for r in range(300):
+            large.add_(r).mul_(-1)
+            large_ref += r
+            large_ref *= -1
             # In place, through views and setitem: each step is one correctly rounded operation, as in NumPy.
             x.mul_(0.5).add_(1)
             ref *= 0.5
@@ -76,10 +82,12 @@ def private_and_shared():
             shared[k, ::7].tolist()
             repr(shared_view[:3])
             shared.t()[k::8].sum()
+            shared.mul_(0.5)
         np.testing.assert_array_equal(x.numpy(), ref)
+        np.testing.assert_array_equal(large.numpy(), large_ref)
 
     run_threads(body)
-    assert shared.shape == (64, 64) and len(shared.tolist()) == 64
+    assert shared.shape == (256, 256) and len(shared.tolist()) == 256
 
 
 def out_into_shared():
