@@ -8,6 +8,7 @@ foreach(f IN LISTS _files)
   endif()
 endforeach()
 if(_bad)
-  message(FATAL_ERROR "core/ must not include Python.h (DESIGN.md), but these do:\n  ${_bad}")
+  message(FATAL_ERROR "core/ must not include Python.h (it is the library that C++ programs use without Python), "
+                      "but these do:\n  ${_bad}")
 endif()
 message(STATUS "core/ is free of Python.h")

@@ -12,7 +12,7 @@
 #include "wick/core_ops.h"
 #include "wick/cpu/parallel.h"
 #include "wick/dispatch.h"
-#include "wick/overflow.h"
+#include "wick/math.h"
 #include "wick/ops.h"
 #include "wick/overflow.h"
 
@@ -86,6 +86,7 @@ Acc scalar_as(const Scalar& s) {
 }
 
 // With `reduce`, the products of all batches are summed in Acc before the one rounding to T.
+// Integer products wrap around on overflow, as in PyTorch (Note [Wrapping integer arithmetic]).
 template <typename T>
 void gemm_loop(int64_t count, int64_t n, int64_t k, int64_t m, const T* a, const std::vector<int64_t>& a_off,
                int64_t as0, int64_t as1, const T* b, const std::vector<int64_t>& b_off, int64_t bs0, int64_t bs1,
@@ -95,7 +96,9 @@ void gemm_loop(int64_t count, int64_t n, int64_t k, int64_t m, const T* a, const
   std::vector<Acc> sums(static_cast<size_t>(reduce ? n * m : m));
   auto write_row = [&](T* orow, const Acc* acc) {
     for (int64_t c = 0; c < m; ++c) {
-      const Acc v = be == Acc(0) ? al * acc[c] : be * Acc(opmath_t<T>(orow[c])) + al * acc[c];
+      const Acc scaled = math::wrapping_mul(al, acc[c]);
+      const Acc v = be == Acc(0) ? scaled : math::wrapping_add(math::wrapping_mul(be, Acc(opmath_t<T>(orow[c]))),
+                                                               scaled);
       orow[c] = T(opmath_t<T>(v));
     }
   };
@@ -109,7 +112,9 @@ void gemm_loop(int64_t count, int64_t n, int64_t k, int64_t m, const T* a, const
       for (int64_t p = 0; p < k; ++p) {
         const Acc av = Acc(opmath_t<T>(pa[r * as0 + p * as1]));
         const T* brow = pb + p * bs0;
-        for (int64_t c = 0; c < m; ++c) acc[c] += av * Acc(opmath_t<T>(brow[c * bs1]));
+        for (int64_t c = 0; c < m; ++c) {
+          acc[c] = math::wrapping_add(acc[c], math::wrapping_mul(av, Acc(opmath_t<T>(brow[c * bs1]))));
+        }
       }
       if (!reduce) write_row(out + (i * n + r) * m, acc);
     }

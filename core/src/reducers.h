@@ -54,8 +54,8 @@ template <typename C> C extreme_start(bool largest) {
   return largest ? Limits::lowest() : Limits::max();
 }
 
-// Integer (and bool) sums and products, in int64: core builds with -fwrapv, so
-// they wrap around on overflow, as in PyTorch. Exact, so in any order.
+// Integer (and bool) sums and products, in int64, wrapping around on overflow as
+// in PyTorch (Note [Wrapping integer arithmetic]). Exact modulo 2**64, so in any order.
 template <typename T, typename Op, typename Finish>
 struct IntFold {
   using Acc = int64_t;
@@ -63,8 +63,8 @@ struct IntFold {
   Op op;
   Finish fin;
   Acc start(int64_t) const { return identity; }
-  Acc fold(Acc a, T x, int64_t) const { return op(a, int64_t(x)); }
-  Acc combine(Acc a, Acc b) const { return op(a, b); }
+  Acc fold(Acc a, T x, int64_t) const { return combine(a, int64_t(x)); }
+  Acc combine(Acc a, Acc b) const { return Acc(op(uint64_t(a), uint64_t(b))); }
   auto finish(Acc a) const { return fin(a); }
 };
 

@@ -1,7 +1,9 @@
 // core/src/scan.cpp: cumsum and cumprod, scans along one dim on the reduction planner.
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <functional>
+#include <type_traits>
 
 #include "wick/cast.h"
 #include "wick/core_ops.h"
@@ -30,7 +32,15 @@ Tensor scan(const char* op, const Tensor& self, int64_t dim, std::optional<DType
   const int64_t out_step = res.reduced_strides.empty() ? 0 : res.reduced_strides[0];
   dispatch(src.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    using Acc = acc_t<T>;
+    using Acc = acc_t<T>;  // int64 or double
+    // int64 lines wrap around on overflow, as in PyTorch (Note [Wrapping integer arithmetic]).
+    const auto step = [&](Acc a, Acc b) {
+      if constexpr (std::is_integral_v<Acc>) {
+        return Acc(combine(uint64_t(a), uint64_t(b)));
+      } else {
+        return combine(a, b);
+      }
+    };
     const auto run = [&](auto out_tag) {
       using Out = typename decltype(out_tag)::type;
       const T* x = src.data<T>();
@@ -42,7 +52,7 @@ Tensor scan(const char* op, const Tensor& self, int64_t dim, std::optional<DType
         detail::walk_groups(in.kept_sizes, kept_strides, begin, end, [&](int64_t, const auto& offset) {
           Acc acc = Acc(identity);
           for (int64_t i = 0; i < in.group_size; ++i) {
-            acc = combine(acc, cast<Acc>(x[offset[0] + i * in_step]));
+            acc = step(acc, cast<Acc>(x[offset[0] + i * in_step]));
             y[offset[1] + i * out_step] = cast<Out>(acc);
           }
         });

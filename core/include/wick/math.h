@@ -21,6 +21,47 @@ namespace math {
 
 template <typename T> using if_scalar = std::enable_if_t<std::is_arithmetic_v<T>, int>;
 
+// Note [Wrapping integer arithmetic]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// PyTorch's integer ops wrap around on overflow: int64 sums, products and powers
+// modulo 2**64, -INT64_MIN == INT64_MIN. C++ leaves signed overflow undefined (an
+// optimiser may assume it never happens, and UBSan reports it), so where Wick's
+// integer arithmetic can overflow it goes through these: they compute in the
+// unsigned type of the promoted operands, where arithmetic is modulo 2**n, and
+// convert back (modular in C++20, and in GCC, Clang and NVCC before it). Promoted
+// first because int8 * int8 is an int multiplication, and so is uint16 * uint16.
+// Floating types compute as they are.
+namespace detail {
+template <typename T> using wrapping_t = std::make_unsigned_t<decltype(+T())>;
+}  // namespace detail
+
+template <typename T>
+WICK_HOST_DEVICE inline T wrapping_add(T a, T b) {
+  if constexpr (std::is_integral_v<T>) {
+    return T(detail::wrapping_t<T>(a) + detail::wrapping_t<T>(b));
+  } else {
+    return a + b;
+  }
+}
+
+template <typename T>
+WICK_HOST_DEVICE inline T wrapping_mul(T a, T b) {
+  if constexpr (std::is_integral_v<T>) {
+    return T(detail::wrapping_t<T>(a) * detail::wrapping_t<T>(b));
+  } else {
+    return a * b;
+  }
+}
+
+template <typename T>
+WICK_HOST_DEVICE inline T wrapping_neg(T a) {
+  if constexpr (std::is_integral_v<T>) {
+    return T(detail::wrapping_t<T>(0) - detail::wrapping_t<T>(a));
+  } else {
+    return -a;
+  }
+}
+
 // float and double overloads of a libm function: f(float) calls ::fnf, f(double) ::fn.
 #define WICK_FLOAT_FUNCTION(name, libm)                                          \
   WICK_HOST_DEVICE inline float name(float x) { return ::libm##f(x); }           \
@@ -63,7 +104,7 @@ WICK_HOST_DEVICE inline T abs(T x) {
   if constexpr (std::is_unsigned_v<T>) {
     return x;
   } else {
-    return x < T(0) ? T(-x) : x;
+    return x < T(0) ? wrapping_neg(x) : x;  // abs(INT_MIN) == INT_MIN, as in PyTorch
   }
 }
 
@@ -163,7 +204,7 @@ WICK_HOST_DEVICE inline T floor_divide(T a, T b) {
   } else {
     if (detail::divisor_is_zero(b)) return T(0);
     if constexpr (std::is_signed_v<T>) {
-      if (b == T(-1)) return T(-a);  // wraps for INT_MIN, as two's complement does
+      if (b == T(-1)) return wrapping_neg(a);  // INT_MIN / -1 == INT_MIN, as in PyTorch
       const T q = T(a / b);
       return (a % b != T(0) && ((a < T(0)) != (b < T(0)))) ? T(q - 1) : q;
     } else {
@@ -180,7 +221,7 @@ WICK_HOST_DEVICE inline T trunc_divide(T a, T b) {
   } else {
     if (detail::divisor_is_zero(b)) return T(0);
     if constexpr (std::is_signed_v<T>) {
-      if (b == T(-1)) return T(-a);  // wraps for INT_MIN, as two's complement does
+      if (b == T(-1)) return wrapping_neg(a);  // INT_MIN / -1 == INT_MIN, as in PyTorch
     }
     return T(a / b);
   }
@@ -197,9 +238,9 @@ WICK_HOST_DEVICE inline T pow(T a, T b) {
     }
     T result = T(1);
     while (b) {
-      if (b & T(1)) result = T(result * a);
+      if (b & T(1)) result = wrapping_mul(result, a);
       b = T(b >> 1);
-      a = T(a * a);
+      a = wrapping_mul(a, a);
     }
     return result;
   }
