@@ -83,6 +83,8 @@ std::tuple<Tensor, Tensor> select_lines(const char* op, const Tensor& self, int6
     else if (keepdim) shape.push_back(m);
   }
   const Tensor values = empty(shape, self.dtype(), kCPU), indices = empty(shape, DType::Int64, kCPU);
+  // No line to pick from: the dim along the lines may still be longer than memory.
+  if (values.numel() == 0) return {values, indices};
   // The other dims, and the strides of self and of the results along them: the
   // results have no dim d when !keepdim, and are contiguous, like each other.
   DimVector kept, self_strides, out_strides;

@@ -14,6 +14,12 @@ TensorIter::TensorIter(ArrayRef<Tensor> tensors) : noperands_(int(tensors.size()
     WICK_INTERNAL_ASSERT(tensors[size_t(k)].dim() <= out.dim(), "operand ", k, " has more dims than the output");
   }
   numel_ = out.numel();
+  if (numel_ == 0) {  // nothing to walk: the sizes of a tensor without elements may pass int64 together
+    ndim_ = 1;
+    shape_[0] = 0;
+    for (int k = 0; k < noperands_; ++k) strides_[size_t(k)] = 0;
+    return;
+  }
   // Walk dims innermost first. Each dim of size > 1 either merges into the
   // previous kept dim, when every operand steps through both as through one,
   // or becomes a new one; broadcast dims get stride 0.
@@ -46,7 +52,7 @@ TensorIter::TensorIter(ArrayRef<Tensor> tensors) : noperands_(int(tensors.size()
     for (int k = 0; k < noperands_; ++k) strides_[size_t(ndim_ * noperands_ + k)] = step[k];
     ++ndim_;
   }
-  if (ndim_ == 0 || numel_ == 0) {  // one element, or none
+  if (ndim_ == 0) {  // one element
     ndim_ = 1;
     shape_[0] = numel_;
     for (int k = 0; k < noperands_; ++k) strides_[size_t(k)] = 0;

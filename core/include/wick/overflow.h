@@ -9,8 +9,10 @@
 // int64, and every element it can address lies inside its storage, at a byte
 // offset that fits in int64. Code that walks a tensor it holds may then add up
 // `index * stride` terms for in-range indices freely: no partial sum passes
-// the tensor's own extent. Arithmetic that makes new geometry (a view's
-// strides, a result's sizes) is where overflow can happen, and is checked.
+// the tensor's own extent. Nor does a product one stride past it (size * stride,
+// in bytes), as storage is memory a process holds, less than 2**47 bytes.
+// Arithmetic that makes new geometry (a view's strides, a result's sizes) is
+// where overflow can happen, and is checked.
 //
 // An element count is zero-aware: [2**62, 0, 2**62] holds no elements, which
 // is not an overflow, as PyTorch allows such a tensor.
