@@ -49,7 +49,8 @@ POINTWISE_FUNCTIONS: FrozenSet[str] = frozenset({
 })
 # The functions of wick/math.h that the C++ of a pointwise expression calls: those it names, and
 # those api/expr.py writes for operators (`a << b` is shift_left(a, b)). A parameter would hide them.
-EXPRESSION_CALLS: FrozenSet[str] = POINTWISE_FUNCTIONS | {"shift_left", "shift_right", "bitwise_not"}
+EXPRESSION_CALLS: FrozenSet[str] = POINTWISE_FUNCTIONS | {"shift_left", "shift_right", "bitwise_not", "wrapping_add",
+                                                          "wrapping_sub", "wrapping_mul", "wrapping_neg"}
 # Functions defined for float and double only: their ops must promote integers to float.
 FLOAT_FUNCTIONS: FrozenSet[str] = frozenset({
     "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt", "rsqrt", "sin", "cos", "tan", "asin",

@@ -12,13 +12,14 @@ from typing import Dict
 
 from codegen.model import EXPRESSION_CALLS
 
-_BINARY = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.BitAnd: "&", ast.BitOr: "|",
-           ast.BitXor: "^"}
-# Operators whose C++ meaning differs from Python's become calls into wick/math.h.
-_BINARY_CALLS = {ast.Mod: "remainder", ast.FloorDiv: "floor_divide", ast.Pow: "pow", ast.LShift: "shift_left",
-                 ast.RShift: "shift_right"}
-_UNARY = {ast.USub: "-", ast.UAdd: "+", ast.Not: "!"}
-_UNARY_CALLS: Dict[type, str] = {ast.Invert: "bitwise_not"}
+_BINARY = {ast.Div: "/", ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^"}
+# Operators whose C++ meaning differs from Python's become calls into wick/math.h: integer + - *
+# wrap around there as in PyTorch, where C++'s signed overflow is undefined (Note [Wrapping
+# integer arithmetic]).
+_BINARY_CALLS = {ast.Add: "wrapping_add", ast.Sub: "wrapping_sub", ast.Mult: "wrapping_mul", ast.Mod: "remainder",
+                 ast.FloorDiv: "floor_divide", ast.Pow: "pow", ast.LShift: "shift_left", ast.RShift: "shift_right"}
+_UNARY = {ast.UAdd: "+", ast.Not: "!"}
+_UNARY_CALLS: Dict[type, str] = {ast.USub: "wrapping_neg", ast.Invert: "bitwise_not"}
 _COMPARE = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
 BITWISE = (ast.BitAnd, ast.BitOr, ast.BitXor, ast.Invert, ast.LShift, ast.RShift)
 assert {*_BINARY_CALLS.values(), *_UNARY_CALLS.values()} <= EXPRESSION_CALLS, "parameters must not hide them"

@@ -30,33 +30,46 @@ template <typename T> using if_scalar = std::enable_if_t<std::is_arithmetic_v<T>
 // unsigned type of the promoted operands, where arithmetic is modulo 2**n, and
 // convert back (modular in C++20, and in GCC, Clang and NVCC before it). Promoted
 // first because int8 * int8 is an int multiplication, and so is uint16 * uint16.
-// Floating types compute as they are.
-namespace detail {
-template <typename T> using wrapping_t = std::make_unsigned_t<decltype(+T())>;
-}  // namespace detail
-
-template <typename T>
-WICK_HOST_DEVICE inline T wrapping_add(T a, T b) {
-  if constexpr (std::is_integral_v<T>) {
-    return T(detail::wrapping_t<T>(a) + detail::wrapping_t<T>(b));
+// Floating types, and the vector types of the CPU kernels (whose integer lanes
+// wrap in hardware), compute as they are. The + - * and unary - of pointwise
+// expressions in the declarations are these (codegen/api/expr.py).
+// Two operands of two types (a scalar constant and a vector of the kernels' loops,
+// or int8 and int64) combine as C++ combines them, in decltype(a + b).
+template <typename A, typename B>
+WICK_HOST_DEVICE inline auto wrapping_add(A a, B b) -> decltype(a + b) {
+  using R = decltype(a + b);
+  if constexpr (std::is_integral_v<R>) {
+    return R(std::make_unsigned_t<R>(a) + std::make_unsigned_t<R>(b));
   } else {
     return a + b;
   }
 }
 
-template <typename T>
-WICK_HOST_DEVICE inline T wrapping_mul(T a, T b) {
-  if constexpr (std::is_integral_v<T>) {
-    return T(detail::wrapping_t<T>(a) * detail::wrapping_t<T>(b));
+template <typename A, typename B>
+WICK_HOST_DEVICE inline auto wrapping_sub(A a, B b) -> decltype(a - b) {
+  using R = decltype(a - b);
+  if constexpr (std::is_integral_v<R>) {
+    return R(std::make_unsigned_t<R>(a) - std::make_unsigned_t<R>(b));
+  } else {
+    return a - b;
+  }
+}
+
+template <typename A, typename B>
+WICK_HOST_DEVICE inline auto wrapping_mul(A a, B b) -> decltype(a * b) {
+  using R = decltype(a * b);
+  if constexpr (std::is_integral_v<R>) {
+    return R(std::make_unsigned_t<R>(a) * std::make_unsigned_t<R>(b));
   } else {
     return a * b;
   }
 }
 
 template <typename T>
-WICK_HOST_DEVICE inline T wrapping_neg(T a) {
-  if constexpr (std::is_integral_v<T>) {
-    return T(detail::wrapping_t<T>(0) - detail::wrapping_t<T>(a));
+WICK_HOST_DEVICE inline auto wrapping_neg(T a) -> decltype(-a) {
+  using R = decltype(-a);
+  if constexpr (std::is_integral_v<R>) {
+    return R(std::make_unsigned_t<R>(0) - std::make_unsigned_t<R>(a));
   } else {
     return -a;
   }

@@ -26,8 +26,8 @@ struct add_op {
   C alpha;
   explicit add_op(const Scalar* scalars) : alpha(scalars[0].to<C>()) {}
   template <typename V>
-  WICK_HOST_DEVICE auto compute(V self, V other) const -> std::decay_t<decltype((self + (alpha * other)))> {
-    return (self + (alpha * other));
+  WICK_HOST_DEVICE auto compute(V self, V other) const -> std::decay_t<decltype(wrapping_add(self, wrapping_mul(alpha, other)))> {
+    return wrapping_add(self, wrapping_mul(alpha, other));
   }
   WICK_HOST_DEVICE T operator()(T self, T other) const {
     return static_cast<T>(compute(C(self), C(other)));
