@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -168,10 +169,9 @@ struct Ref {  // an owned reference, released on scope exit
   ~Ref() { Py_XDECREF(p); }
 };
 
-// The wick dtype of an ndarray, from its dtype.str ("<f4", "|b1", ...).
-DType dtype_of_array(PyObject* array) {
-  Ref np_dtype{attr(array, "dtype")};
-  Ref typestr{attr(np_dtype.p, "str")};
+// The wick dtype of a NumPy dtype object, from its str ("<f4", "|b1", ...); nullopt for one wick lacks.
+std::optional<DType> wick_dtype(PyObject* np_dtype) {
+  Ref typestr{attr(np_dtype, "str")};
   const std::string s = str_of(typestr.p);
   static const struct { const char* code; DType dtype; } table[] = {
       {"b1", DType::Bool}, {"u1", DType::UInt8}, {"i1", DType::Int8}, {"i2", DType::Int16},
@@ -188,6 +188,32 @@ DType dtype_of_array(PyObject* array) {
       return entry.dtype;
     }
   }
+  return std::nullopt;
+}
+
+// NumPy's module, or null (with no exception) while it is not imported.
+PyObject* numpy_module() {
+  static PyObject* const name = PyUnicode_InternFromString("numpy");
+  if (!name) throw python_error();
+  PyObject* numpy = PyImport_GetModule(name);
+  if (!numpy && PyErr_Occurred()) throw python_error();
+  return numpy;
+}
+
+// Whether obj is an instance of numpy.<type_name>; false while NumPy is not imported.
+bool is_numpy(PyObject* obj, const char* type_name) {
+  Ref numpy{numpy_module()};
+  if (!numpy.p) return false;
+  Ref type{attr(numpy.p, type_name)};
+  const int is_instance = PyObject_IsInstance(obj, type.p);
+  if (is_instance < 0) throw python_error();
+  return is_instance;
+}
+
+// The wick dtype of an ndarray: TypeError for one wick lacks.
+DType dtype_of_array(PyObject* array) {
+  Ref np_dtype{attr(array, "dtype")};
+  if (const std::optional<DType> d = wick_dtype(np_dtype.p)) return *d;
   detail::fail<TypeError>("can't convert np.ndarray of type numpy.", str_of(np_dtype.p),
                   ". The only supported types are: float64, float32, float16, int64, int32, int16, int8, uint8, "
                   "and bool.");
@@ -195,18 +221,12 @@ DType dtype_of_array(PyObject* array) {
 
 }  // namespace
 
-bool is_ndarray(PyObject* obj) {
-  static PyObject* const name = PyUnicode_InternFromString("numpy");
-  if (!name) throw python_error();
-  Ref numpy{PyImport_GetModule(name)};
-  if (!numpy.p) {  // NumPy is not imported: nothing is an ndarray
-    if (PyErr_Occurred()) throw python_error();
-    return false;
-  }
-  Ref ndarray{attr(numpy.p, "ndarray")};
-  const int is_array = PyObject_IsInstance(obj, ndarray.p);
-  if (is_array < 0) throw python_error();
-  return is_array;
+bool is_ndarray(PyObject* obj) { return is_numpy(obj, "ndarray"); }
+
+std::optional<DType> numpy_scalar_dtype(PyObject* obj) {
+  if (!is_numpy(obj, "generic")) return std::nullopt;
+  Ref np_dtype{attr(obj, "dtype")};
+  return wick_dtype(np_dtype.p);
 }
 
 Tensor tensor_from_numpy(PyObject* array) {

@@ -3,6 +3,9 @@
 
 #include <Python.h>
 
+#include <optional>
+
+#include "wick/dtype.h"
 #include "wick/tensor.h"
 
 namespace wick {
@@ -13,6 +16,9 @@ extern PyBufferProcs tensor_as_buffer;
 
 // Whether `obj` is a numpy.ndarray (false while NumPy is not imported).
 bool is_ndarray(PyObject* obj);
+// The dtype of a NumPy scalar (numpy.float64(1.5), numpy.int8(3)...) as wick's, or nullopt for
+// anything else, and for a scalar of a dtype wick lacks (longdouble).
+std::optional<DType> numpy_scalar_dtype(PyObject* obj);
 // A CPU tensor over an ndarray's memory, which it keeps alive (buffer.cpp; Note [from_numpy lifetime]).
 Tensor tensor_from_numpy(PyObject* array);
 

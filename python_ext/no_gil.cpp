@@ -6,21 +6,16 @@
 
 namespace wick {
 namespace python {
-namespace {
-
-bool same_geometry(const Tensor& a, const Tensor& b) {
-  return a.storage() == b.storage() && a.storage_offset() == b.storage_offset() && a.sizes() == b.sizes() &&
-         a.strides() == b.strides();
-}
-
-}  // namespace
 
 Tensor NoGil::aliased(const Tensor& t) {
   if (!t.defined()) return t;
-  for (const auto& [tensor, stand_in] : aliases_) {
-    if (tensor.is_same(t)) return stand_in;
+  for (const Aliased& a : aliases_) {
+    if (a.tensor.is_same(t)) return a.stand_in;
   }
-  return aliases_.emplace_back(t, alias(t)).second;
+  Tensor stand_in = alias(t);
+  return aliases_.emplace_back(Aliased{t, stand_in, stand_in.storage(), stand_in.sizes().vec(),
+                                       stand_in.strides().vec(), stand_in.storage_offset()})
+      .stand_in;
 }
 
 void NoGil::pin(TensorList& list) {
@@ -34,18 +29,19 @@ void NoGil::pin(std::vector<std::optional<Tensor>>& list) {
 }
 
 Tensor NoGil::restore(Tensor t) const {
-  for (const auto& [tensor, stand_in] : aliases_) {
-    if (t.is_same(stand_in)) return tensor;
+  for (const Aliased& a : aliases_) {
+    if (t.is_same(a.stand_in)) return a.tensor;
   }
   return t;
 }
 
 void NoGil::take_back() {
   PyEval_RestoreThread(state_);
-  for (const auto& [tensor, stand_in] : aliases_) {
-    if (!same_geometry(tensor, stand_in)) {
-      tensor.impl()->set_geometry(stand_in.storage(), stand_in.sizes().vec(), stand_in.strides().vec(),
-                                  stand_in.storage_offset());
+  for (const Aliased& a : aliases_) {
+    const Tensor& s = a.stand_in;
+    if (s.storage() != a.storage || s.storage_offset() != a.offset || s.sizes() != IntArrayRef(a.sizes) ||
+        s.strides() != IntArrayRef(a.strides)) {
+      a.tensor.impl()->set_geometry(s.storage(), s.sizes().vec(), s.strides().vec(), s.storage_offset());
     }
   }
 }

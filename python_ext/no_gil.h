@@ -14,7 +14,8 @@
 // a tensor that Python can see changes only under the GIL, and code without
 // the GIL reads geometry that no other thread writes. Element values are
 // another matter: threads writing one storage at once race, as in PyTorch and
-// NumPy, but in memory that stays allocated.
+// NumPy, but in memory that stays allocated. So do two calls that resize one
+// tensor: the last to take the GIL back wins.
 #pragma once
 
 #include <Python.h>
@@ -53,8 +54,8 @@ class NoGil {
   // What the call takes in place of `t`, one of `tensors`: its alias, or `t` when the GIL is kept.
   const Tensor& operator()(const Tensor& t) const {
     if (state_) {
-      for (const auto& [tensor, stand_in] : aliases_) {
-        if (tensor.is_same(t)) return stand_in;
+      for (const Aliased& a : aliases_) {
+        if (a.tensor.is_same(t)) return a.stand_in;
       }
     }
     return t;
@@ -91,7 +92,16 @@ class NoGil {
     if (list) pin(*list);
   }
 
-  std::vector<std::pair<Tensor, Tensor>> aliases_;  // (tensor, its alias)
+  struct Aliased {
+    Tensor tensor;    // as Python sees it
+    Tensor stand_in;  // its alias, which the call gets
+    // The alias's geometry when it was made: a change is the call's own, to be copied back (another
+    // thread may have changed the tensor since, and that is not undone).
+    Storage storage;
+    DimVector sizes, strides;
+    int64_t offset;
+  };
+  std::vector<Aliased> aliases_;
   PyThreadState* state_ = nullptr;
 };
 

@@ -41,6 +41,14 @@ Category number_category(PyObject* obj) {
   return kNone;
 }
 
+// The dtype a number gives nested data, as PyTorch infers it: a NumPy scalar's own, else bool,
+// int64 or the default float by its kind.
+DType number_dtype(PyObject* obj, Category cat) {
+  const DType by_kind = cat == kBool ? DType::Bool : cat == kInt ? DType::Int64 : kDefaultFloat;
+  if (PyBool_Check(obj) || PyLong_CheckExact(obj) || PyFloat_CheckExact(obj)) return by_kind;
+  return numpy_scalar_dtype(obj).value_or(by_kind);
+}
+
 Scalar to_scalar(PyObject* obj, Category cat) {
   if (cat == kBool) {  // a Python bool or a NumPy one
     const int truth = PyObject_IsTrue(obj);
@@ -73,9 +81,8 @@ class NestedData {
   explicit NestedData(PyObject* data) { read(data, 0); }
 
   IntArrayRef shape() const { return shape_; }
-  DType natural_dtype() const {
-    return category_ == kBool ? DType::Bool : category_ == kInt ? DType::Int64 : kDefaultFloat;
-  }
+  // The dtype PyTorch infers: its elements' promoted together, the default float for none.
+  DType natural_dtype() const { return dtype_.value_or(kDefaultFloat); }
 
   // Writes the elements, in order, into `result`: contiguous, on the CPU, of `shape()`.
   template <typename T>
@@ -110,7 +117,7 @@ class NestedData {
       WICK_CHECK_VALUE((!leaf_depth_ || *leaf_depth_ == depth) && depth == shape_.size(),
                        "tensor(): expected a sequence at dim ", depth, ", got a number");
       leaf_depth_ = depth;
-      category_ = std::max(category_, cat);
+      infer(number_dtype(obj, cat));
       numbers_.push_back(to_scalar(obj, cat));
       ++count_;
       return;
@@ -140,10 +147,12 @@ class NestedData {
     WICK_CHECK_VALUE(!leaf_depth_ || *leaf_depth_ == leaf, "tensor(): ragged nested data at dim ", depth);
     leaf_depth_ = leaf;
     const DType d = captured.dtype();
-    category_ = std::max(category_, d == DType::Bool ? kBool : is_floating(d) ? kFloat : kInt);
+    infer(d);
     tensors_.emplace_back(count_, captured);
     count_ += captured.numel();
   }
+
+  void infer(DType d) { dtype_ = dtype_ ? promote_types(*dtype_, d) : d; }
 
   // The items of a sequence as a new tuple: a list's as they are now, another
   // sequence's as many as its length says, each asked for once.
@@ -162,7 +171,7 @@ class NestedData {
 
   DimVector shape_;
   std::optional<size_t> leaf_depth_;  // the depth at which numbers were found
-  Category category_ = kNone;
+  std::optional<DType> dtype_;  // promoted over the elements read
   std::vector<Scalar> numbers_;
   std::vector<std::pair<int64_t, Tensor>> tensors_;  // (how many elements come before it, its alias)
   int64_t count_ = 0;                                // elements read
@@ -203,6 +212,11 @@ Tensor tensor_from_sequence(PyObject* data, std::optional<DType> dtype) {
   if (is_tensor(data)) {
     const Tensor& t = unpack_tensor(data);
     return to(t, dtype.value_or(t.dtype()), false, true);
+  }
+  if (is_ndarray(data)) {  // a copy in its own dtype, as PyTorch makes
+    const OwnedRef copy(PyObject_CallMethod(data, "copy", nullptr));
+    const Tensor t = tensor_from_numpy(copy.get());
+    return to(t, dtype.value_or(t.dtype()));
   }
   const NestedData nested(data);  // See Note [Reading nested data]
   const DType d = dtype.value_or(nested.natural_dtype());

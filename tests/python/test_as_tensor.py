@@ -85,3 +85,24 @@ def test_errors(data, kwargs, error, message):
 def test_dtype_and_device_are_keyword_only():
     with pytest.raises(TypeError, match=r"as_tensor\(\) takes at most 1 positional argument \(2 given\)"):
         wick.as_tensor([1], wick.float32)
+
+
+@pytest.mark.parametrize("data", [
+    np.array([1.5, 2.5]), np.array([[1, 2]], dtype=np.int32), np.array([True]), np.array(2.5, dtype=np.float16),
+    np.float64(1.5), np.int8(3), [np.float64(1.5), 2], [np.int16(1), np.int16(2)], [[np.uint8(1)], [True]],
+    [np.array([1.0], dtype=np.float16), [2.0]], [1, 2.5], [True, 2], [],
+], ids=lambda d: type(d).__name__ + "-" + str(getattr(d, "dtype", "list")))
+def test_tensor_infers_the_dtype_of_numpy_data_as_pytorch(data):
+    torch = pytest.importorskip("torch")
+    expected = torch.tensor(data)
+    got = wick.tensor(data)
+    assert str(got.dtype).split(".")[1] == str(expected.dtype).split(".")[1]
+    assert got.tolist() == expected.tolist()
+
+
+def test_tensor_of_an_ndarray_is_a_copy():
+    a = np.arange(6.0).reshape(2, 3)[:, ::2]
+    t = wick.tensor(a)
+    a[0, 0] = 7
+    assert t.dtype == wick.float64 and t.tolist() == [[0.0, 2.0], [3.0, 5.0]] and t.is_contiguous()
+    assert wick.tensor(a, dtype=wick.int32).tolist() == [[7, 2], [3, 5]]
