@@ -55,6 +55,13 @@ PyObject* dtype_object(DType d) { return reinterpret_cast<PyObject*>(&singletons
 
 bool init_dtype_type(PyObject* module) {
   if (PyType_Ready(&DTypeType) < 0) return false;
+  // Where pickle finds the singletons by name: without it, pickle searches every module for each dtype.
+  PyObject* wick = PyUnicode_FromString("wick");
+  if (!wick || PyDict_SetItemString(DTypeType.tp_dict, "__module__", wick) < 0) {
+    Py_XDECREF(wick);
+    return false;
+  }
+  Py_DECREF(wick);
   for (int i = 0; i < kNumDTypes; ++i) {
     PyObject* obj = reinterpret_cast<PyObject*>(&singletons[i]);
     PyObject_Init(obj, &DTypeType);
