@@ -45,7 +45,7 @@ POINTWISE_FUNCTIONS: FrozenSet[str] = frozenset({
     "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt", "rsqrt", "sin", "cos", "tan", "asin",
     "acos", "atan", "atan2", "sinh", "cosh", "tanh", "erf", "sigmoid", "silu", "gelu", "abs", "floor", "ceil",
     "trunc", "round", "frac", "sign", "isnan", "isinf", "isfinite", "maximum", "minimum", "remainder", "fmod",
-    "floor_divide", "trunc_divide", "pow",
+    "floor_divide", "trunc_divide", "pow", "fma",
 })
 # The functions of wick/math.h that the C++ of a pointwise expression calls: those it names, and
 # those api/expr.py writes for operators (`a << b` is shift_left(a, b)). A parameter would hide them.

@@ -488,16 +488,17 @@ TensorList::TensorList(PyObject* seq, int index) {
   }
 }
 
-int64_t TensorList::numel() const {
-  int64_t n = 0;
-  for (const Tensor* t : tensors_) n += t->numel();
-  return n;
-}
-
 bool worth_releasing(std::initializer_list<const Tensor*> tensors, std::initializer_list<const TensorList*> lists) {
   int64_t work = 0;
-  for (const TensorList* list : lists) work += list->numel();
-  return work >= kGilReleaseNumel || worth_releasing(tensors);
+  for (const TensorList* list : lists) {
+    for (const Tensor& t : TensorListRef(*list)) {
+      if (count_work(work, t)) return true;
+    }
+  }
+  for (const Tensor* t : tensors) {
+    if (count_work(work, *t)) return true;
+  }
+  return false;
 }
 
 Device ParsedArgs::device(int i) const { return to_device(args_[i]); }

@@ -70,8 +70,6 @@ class TensorList {
   TensorList& operator=(const TensorList&) = delete;
 
   operator TensorListRef() const { return TensorListRef(tensors_.data(), tensors_.size()); }  // NOLINT
-  // How many elements the tensors have together.
-  int64_t numel() const;
   // Puts `make(t)` in place of each tensor t, held by the list (Note [Tensors read without the GIL]).
   template <typename Make>
   void replace(Make make) {

@@ -15,6 +15,7 @@
 
 #include <Python.h>
 
+#include <algorithm>
 #include <atomic>
 #include <type_traits>
 
@@ -75,11 +76,21 @@ class GilRelease {
   PyThreadState* state_;
 };
 
+// Counts the elements of `t` into `work`; true once the count reaches
+// kGilReleaseNumel. Each tensor counts at most that many, so that the sum stays
+// far from overflow whatever the sizes (an expanded tensor may have 2**62).
+inline bool count_work(int64_t& work, const Tensor& t) {
+  work += t.defined() ? std::min(t.numel(), kGilReleaseNumel) : 0;
+  return work >= kGilReleaseNumel;
+}
+
 // Whether a call on these tensors has enough work to be worth releasing the GIL.
 inline bool worth_releasing(std::initializer_list<const Tensor*> tensors) {
   int64_t work = 0;
-  for (const Tensor* t : tensors) work += t->defined() ? t->numel() : 0;
-  return work >= kGilReleaseNumel;
+  for (const Tensor* t : tensors) {
+    if (count_work(work, *t)) return true;
+  }
+  return false;
 }
 
 }  // namespace python

@@ -11,6 +11,7 @@
 #include "wick/cpu/parallel.h"
 #include "wick/dtype.h"
 #include "wick/macros.h"
+#include "wick/math.h"
 
 namespace wick {
 namespace detail {
@@ -124,7 +125,9 @@ inline bool indexed_row(Target* t, int64_t ts, const int64_t* ix, int64_t is, Ot
       } else if constexpr (Op == IndexedOp::Write) {
         at = o[j * os];
       } else {
-        at = static_cast<Target>(static_cast<Acc>(at) + alpha * static_cast<Acc>(o[j * os]));
+        // Integers wrap around, as in PyTorch (Note [Wrapping integer arithmetic]).
+        at = static_cast<Target>(math::wrapping_add(static_cast<Acc>(at),
+                                                    math::wrapping_mul(alpha, static_cast<Acc>(o[j * os]))));
       }
     }
   }

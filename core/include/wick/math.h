@@ -75,6 +75,29 @@ WICK_HOST_DEVICE inline auto wrapping_neg(T a) -> decltype(-a) {
   }
 }
 
+// Note [Fused multiply-add]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~
+// fma(a, b, c) is a * b + c rounded once. PyTorch's CPU kernels fuse the
+// multiply-add of add and sub with alpha, of addcmul and of lerp (vec::fmadd,
+// or the compiler contracting a * b + c for its AVX2 kernels), and their
+// declarations say so by calling fma(), so that Wick gives PyTorch's last bits
+// at every CPU level, software FMA included. Everything else rounds each
+// operation as written: core is compiled with -ffp-contract=off (nvcc with
+// --fmad=false), so no result depends on the instruction set of the build or
+// the backend. Integers wrap (Note [Wrapping integer arithmetic]). Operands of
+// several types combine as in decltype(a * b + c).
+template <typename A, typename B, typename D, if_scalar<A> = 0, if_scalar<B> = 0, if_scalar<D> = 0>
+WICK_HOST_DEVICE inline auto fma(A a, B b, D c) -> decltype(a * b + c) {
+  using R = decltype(a * b + c);
+  if constexpr (std::is_integral_v<R>) {
+    return wrapping_add(wrapping_mul(R(a), R(b)), R(c));
+  } else if constexpr (std::is_same_v<R, float>) {
+    return ::fmaf(a, b, c);
+  } else {
+    return ::fma(R(a), R(b), R(c));
+  }
+}
+
 // float and double overloads of a libm function: f(float) calls ::fnf, f(double) ::fn.
 #define WICK_FLOAT_FUNCTION(name, libm)                                          \
   WICK_HOST_DEVICE inline float name(float x) { return ::libm##f(x); }           \

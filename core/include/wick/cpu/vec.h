@@ -255,6 +255,32 @@ WICK_VEC_FUNCTION2(fmod, fmod, )
 #undef WICK_VEC_FUNCTION
 #undef WICK_VEC_FUNCTION2
 
+// fma: the instruction where the target has it, SLEEF's exact software form on SSE2 (Note
+// [Fused multiply-add] in wick/math.h).
+#if WICK_VEC_TIER == 3
+#define WICK_VEC_FMA_F _mm512_fmadd_ps
+#define WICK_VEC_FMA_D _mm512_fmadd_pd
+#elif WICK_VEC_TIER == 2
+#define WICK_VEC_FMA_F _mm256_fmadd_ps
+#define WICK_VEC_FMA_D _mm256_fmadd_pd
+#elif WICK_VEC_TIER == 1
+#define WICK_VEC_FMA_F WICK_SLEEF_F(fma, )
+#define WICK_VEC_FMA_D WICK_SLEEF_D(fma, )
+#else
+template <typename C>
+Vec<C> lanewise_fma(Vec<C> a, Vec<C> b, Vec<C> c) {
+  for (int i = 0; i < Vec<C>::kSize; ++i) a.v[i] = math::fma(a.v[i], b.v[i], c.v[i]);
+  return a;
+}
+#define WICK_VEC_FMA_F lanewise_fma<float>
+#define WICK_VEC_FMA_D lanewise_fma<double>
+#endif
+// Not templates, so that a scalar operand (alpha) converts to a vector.
+inline Vec<float> fma(Vec<float> a, Vec<float> b, Vec<float> c) { return WICK_VEC_FMA_F(a.v, b.v, c.v); }
+inline Vec<double> fma(Vec<double> a, Vec<double> b, Vec<double> c) { return WICK_VEC_FMA_D(a.v, b.v, c.v); }
+#undef WICK_VEC_FMA_F
+#undef WICK_VEC_FMA_D
+
 // gelu of floats with erf from Abramowitz and Stegun's formula 7.1.26 (absolute error below
 // 1.5e-7), as PyTorch's CPU kernel computes it: SLEEF's erf, within 1 ULP, costs several times
 // more. Doubles keep wick/math.h's gelu, on SLEEF's erf.
