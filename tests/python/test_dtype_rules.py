@@ -1,7 +1,7 @@
 """Calls that promotion alone would take but PyTorch refuses, or answers otherwise, answered as
 PyTorch 1.13 does (Note [Pointwise checks]): bool subtraction and negation, integers to negative
-powers, where's condition, alpha, addcdiv of integers, lerp's dtypes and formula; and argmax
-of bools, which wick now takes."""
+powers, where's condition, alpha, addcdiv of integers, lerp's dtypes and formula, the multiply-adds
+that PyTorch rounds once; and argmax of bools, which wick now takes."""
 import math
 import warnings
 
@@ -258,3 +258,36 @@ def test_reductions_pytorch_has_no_bool_kernel_for_are_refused(name):
 def test_out_of_another_dtype_for_ops_of_one_operand(name, dtype, out_dtype):
     # Those that keep their dtype refuse another out= dtype; float ops and predicates cast into it.
     assert_as_torch(lambda L: getattr(L, name)(tensor(L, dtype), out=L.zeros(3, dtype=getattr(L, out_dtype))))
+
+
+# --- multiply-adds rounded once -----------------------------------------------------------------
+
+MULTIPLY_ADDS = {
+    "add": lambda L, a, b, c, w: L.add(a, b, alpha=0.1),
+    "sub": lambda L, a, b, c, w: L.sub(a, b, alpha=0.1),
+    "addcmul": lambda L, a, b, c, w: L.addcmul(a, b, c, value=0.1),
+    "lerp": lambda L, a, b, c, w: L.lerp(a, b, w),
+    "lerp_scalar": lambda L, a, b, c, w: L.lerp(a, b, 0.3),
+}
+
+
+@pytest.mark.parametrize("op", sorted(MULTIPLY_ADDS))
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("layout", ["contiguous", "strided"])
+def test_multiply_adds_round_once_as_pytorch(op, dtype, layout):
+    # Note [Fused multiply-add]: the last bits are PyTorch's, whatever CPU level wick was built for.
+    rng = np.random.default_rng(7)
+    arrays = [rng.standard_normal(2000).astype(dtype) for _ in range(3)] + [rng.uniform(-1, 2, 2000).astype(dtype)]
+    step = 2 if layout == "strided" else 1
+    got = MULTIPLY_ADDS[op](wick, *(wick.from_numpy(x)[::step] for x in arrays)).numpy()
+    want = MULTIPLY_ADDS[op](torch, *(torch.from_numpy(x)[::step] for x in arrays)).numpy()
+    np.testing.assert_array_equal(got, want)
+
+
+def test_add_with_alpha_differs_from_two_roundings():
+    # What makes the test above able to fail: a * 0.1 + b rounded twice differs somewhere.
+    rng = np.random.default_rng(7)
+    a, b = rng.standard_normal(2000), rng.standard_normal(2000)
+    fused = wick.add(wick.from_numpy(a), wick.from_numpy(b), alpha=0.1).numpy()
+    assert (fused != a + 0.1 * b).any()
+    np.testing.assert_allclose(fused, a + 0.1 * b, rtol=0, atol=1e-15)  # in the last bits only
