@@ -11,7 +11,7 @@ import ast
 import io
 import tokenize
 import warnings
-from typing import Callable, FrozenSet, Optional, Set
+from typing import Callable, Mapping, Optional, Set
 
 from codegen.errors import DeclarationError, did_you_mean, shown
 from codegen.numbers import INT64_MAX, float_problem
@@ -65,8 +65,9 @@ def _depth(tree: ast.AST) -> int:
     return deepest
 
 
-def check(expr: str, names: Set[str], err: Err, functions: Optional[FrozenSet[str]]) -> None:
-    """Checks an expression's syntax and names. With `functions`, it must also be C++-compatible."""
+def check(expr: str, names: Set[str], err: Err, functions: Optional[Mapping[str, int]]) -> None:
+    """Checks an expression's syntax and names. With `functions` (name: number of arguments), it must
+    also be C++-compatible."""
     tree = _parse(expr, err)
     called = {id(c.func) for c in ast.walk(tree) if isinstance(c, ast.Call)}
     for sub in ast.walk(tree):
@@ -89,6 +90,9 @@ def check(expr: str, names: Set[str], err: Err, functions: Optional[FrozenSet[st
                 raise err(f"unknown function '{fname}' in {shown(expr)}", did_you_mean(fname, functions))
             if sub.keywords:
                 raise err(f"keyword arguments are not allowed in {shown(expr)}")
+            if len(sub.args) != functions[sub.func.id]:
+                raise err(f"{sub.func.id}() takes {functions[sub.func.id]} argument(s), not {len(sub.args)}, in "
+                          f"{shown(expr)}")
         elif isinstance(sub, ast.Name) and sub.id not in names and (sub.id not in functions or id(sub) not in called):
             raise err(f"unknown name '{sub.id}' in {shown(expr)}", did_you_mean(sub.id, names))
         if isinstance(sub, ast.Compare) and len(sub.ops) > 1:

@@ -41,15 +41,16 @@ RETURN_TYPES: FrozenSet[str] = frozenset(
 # What the fields of a tuple return may be (Note [Tuple returns]).
 TUPLE_FIELD_TYPES: FrozenSet[str] = frozenset({"Tensor"})
 # Functions a pointwise expression may call (core/include/wick/math.h).
-POINTWISE_FUNCTIONS: FrozenSet[str] = frozenset({
-    "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt", "rsqrt", "sin", "cos", "tan", "asin",
-    "acos", "atan", "atan2", "sinh", "cosh", "tanh", "erf", "sigmoid", "silu", "gelu", "abs", "floor", "ceil",
-    "trunc", "round", "frac", "sign", "isnan", "isinf", "isfinite", "maximum", "minimum", "remainder", "fmod",
-    "floor_divide", "trunc_divide", "pow", "fma",
-})
+POINTWISE_FUNCTIONS: Dict[str, int] = {  # name: how many arguments it takes
+    **dict.fromkeys(["exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt", "rsqrt", "sin", "cos", "tan",
+                     "asin", "acos", "atan", "sinh", "cosh", "tanh", "erf", "sigmoid", "silu", "gelu", "abs",
+                     "floor", "ceil", "trunc", "round", "frac", "sign", "isnan", "isinf", "isfinite"], 1),
+    **dict.fromkeys(["atan2", "maximum", "minimum", "remainder", "fmod", "floor_divide", "trunc_divide", "pow"], 2),
+    "fma": 3,
+}
 # The functions of wick/math.h that the C++ of a pointwise expression calls: those it names, and
 # those api/expr.py writes for operators (`a << b` is shift_left(a, b)). A parameter would hide them.
-EXPRESSION_CALLS: FrozenSet[str] = POINTWISE_FUNCTIONS | {"shift_left", "shift_right", "bitwise_not", "wrapping_add",
+EXPRESSION_CALLS: FrozenSet[str] = frozenset(POINTWISE_FUNCTIONS) | {"shift_left", "shift_right", "bitwise_not", "wrapping_add",
                                                           "wrapping_sub", "wrapping_mul", "wrapping_neg"}
 # Functions defined for float and double only: their ops must promote integers to float.
 FLOAT_FUNCTIONS: FrozenSet[str] = frozenset({
