@@ -36,7 +36,8 @@ import wick
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from codegen import gen  # noqa: E402  (the declarations' own parser)
+from codegen import gen, schema  # noqa: E402  (the declarations' own parser)
+from codegen.model import Variant  # noqa: E402
 
 BIG = 16 * 2**20
 SIDE = 1024  # the op surface runs on SIDE x SIDE = 1M elements
@@ -193,7 +194,7 @@ def tensor_operand(ops, op, name, key=None):
 
 def operand_dtype(decl):
     """float32, or for an op without it (the bitwise ones) int32 or the first dtype it lists."""
-    listed = decl.dtypes.get("cpu", ()) if decl.dtypes else ()
+    listed = [str(t) for t in decl.tests.dtypes] if decl.tests else []
     if not listed or "float32" in listed:
         return "float32"
     return "int32" if "int32" in listed else listed[0]
@@ -207,17 +208,17 @@ def build(ops, decl, params):
     w, t = [], []
     for p in params:
         named = (op, p.name) in VALUES_BY_OP or (op, p.name) in TENSORS_BY_OP
-        if (p.default is not None or p.type.optional and p.type.base != "Tensor") and not named:
+        base, listed = schema.base_of(p.type).value, schema.is_list(p.type)
+        if (p.default is not None or schema.is_optional(p.type) and base != "Tensor") and not named:
             continue
-        base = p.type.base
         if base == "Tensor":
-            keys = TENSOR_LISTS_BY_OP.get((op, p.name), ("x", "y")) if p.type.is_list else (None,)
+            keys = TENSOR_LISTS_BY_OP.get((op, p.name), ("x", "y")) if listed else (None,)
             arrays = [tensor_operand(ops, op, p.name, key) for key in keys]
             arrays = [(a * 100).astype(dtype) if a.dtype == np.float32 and dtype != "float32" else a for a in arrays]
             # Copies, so that in-place ops change nothing another op reads.
             ws, ts = [wick.from_numpy(a.copy()) for a in arrays], [torch.from_numpy(a.copy()) for a in arrays]
-            w.append(ws if p.type.is_list else ws[0])
-            t.append(ts if p.type.is_list else ts[0])
+            w.append(ws if listed else ws[0])
+            t.append(ts if listed else ts[0])
         elif base == "Scalar":
             w.append(VALUES_BY_OP.get((op, p.name), 0.5 if dtype == "float32" else 3))
             t.append(w[-1])
@@ -243,7 +244,7 @@ def build(ops, decl, params):
 
 
 def torch_callable(decl, name):
-    if "function" in decl.variants:
+    if decl.api.has(Variant.function):
         for home in (torch, torch.nn.functional):
             if hasattr(home, name):
                 return lambda *a: getattr(home, name)(*a)
@@ -253,7 +254,7 @@ def torch_callable(decl, name):
 
 
 def wick_callable(decl, name):
-    if "function" in decl.variants:
+    if decl.api.has(Variant.function):
         return lambda *a: getattr(wick, name)(*a)
     return lambda x, *a: getattr(x, name)(*a)
 
@@ -265,7 +266,7 @@ def surface(rounds, only):
     for decl in sorted(decls, key=lambda d: d.name):
         if only and decl.name not in only:
             continue
-        if not decl.variants:
+        if not decl.api.variants:
             skipped.append((decl.name, "C++ only, not a Python op"))
             continue
         tcall, wcall = torch_callable(decl, decl.name), wick_callable(decl, decl.name)
@@ -273,7 +274,7 @@ def surface(rounds, only):
             skipped.append((decl.name, "PyTorch has no function or method of that name"))
             continue
         chosen, reason = None, "no signature has a recipe for its arguments"
-        for sig in decl.signatures:
+        for sig in decl.api.signatures:
             args = build(ops, decl, sig.params)
             if args is None:
                 continue

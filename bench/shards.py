@@ -42,7 +42,7 @@ from codegen.dest.common import shard_of
 GENERATE = PRELUDE + 'sys.exit(gen.main(["--out", sys.argv[2]]))'
 EXP = PRELUDE + """
 exp = {d.name: d for d in gen.load_declarations(sys.argv[2:])}["exp"]
-print(shard_of("exp"), *sorted(set(exp.dtypes["cpu"]) | set(exp.dtypes["cuda"])))
+print(shard_of("exp"), *sorted({str(t) for backend in exp.impl.dtypes.values() for t in backend}))
 """
 
 

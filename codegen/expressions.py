@@ -11,7 +11,7 @@ import ast
 import io
 import tokenize
 import warnings
-from typing import Callable, Mapping, Optional, Set
+from typing import Callable, Dict, FrozenSet, List, Mapping, Optional, Set
 
 from codegen.errors import DeclarationError, did_you_mean, shown
 from codegen.numbers import INT64_MAX, float_problem
@@ -20,6 +20,26 @@ from codegen.numbers import INT64_MAX, float_problem
 # so the text is bounded first; the tree then, for everything that walks it.
 MAX_LENGTH = 500
 MAX_DEPTH = 32
+
+# Functions a pointwise expression may call (core/include/wick/math.h), with how many arguments each takes.
+POINTWISE_FUNCTIONS: Dict[str, int] = {
+    **dict.fromkeys(["exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt", "rsqrt", "sin", "cos", "tan",
+                     "asin", "acos", "atan", "sinh", "cosh", "tanh", "erf", "sigmoid", "silu", "gelu", "abs",
+                     "floor", "ceil", "trunc", "round", "frac", "sign", "isnan", "isinf", "isfinite"], 1),
+    **dict.fromkeys(["atan2", "maximum", "minimum", "remainder", "fmod", "floor_divide", "trunc_divide", "pow"], 2),
+    "fma": 3,
+}
+# The functions of wick/math.h that the C++ of a pointwise expression calls: those it names, and
+# those api/expr.py writes for operators (`a << b` is shift_left(a, b)). A parameter would hide them.
+EXPRESSION_CALLS: FrozenSet[str] = frozenset(POINTWISE_FUNCTIONS) | {
+    "shift_left", "shift_right", "bitwise_not", "wrapping_add", "wrapping_sub", "wrapping_mul", "wrapping_neg"}
+# Functions defined for float and double only: their ops must promote integers to float.
+FLOAT_FUNCTIONS: FrozenSet[str] = frozenset({
+    "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt", "rsqrt", "sin", "cos", "tan", "asin",
+    "acos", "atan", "atan2", "sinh", "cosh", "tanh", "erf", "sigmoid", "silu", "gelu", "frac",
+})
+# Operators defined for integers and bools alone.
+BITWISE_NODES = (ast.BitAnd, ast.BitOr, ast.BitXor, ast.LShift, ast.RShift, ast.Invert)
 
 # Python syntax a pointwise expression may use (api/expr.py says what each becomes in C++).
 POINTWISE_NODES = (ast.Expression, ast.BinOp, ast.UnaryOp, ast.Compare, ast.Call, ast.Name, ast.Load,
@@ -110,3 +130,18 @@ def _check_constant(node: ast.Constant, expr: str, err: Err) -> None:
     why = float_problem(written, value) if isinstance(value, float) else None
     if why:
         raise err(f"the number {written} is {why}, in {shown(expr)}")
+
+
+def names_in(expr: str) -> Set[str]:
+    """The names an expression reads, functions it calls included."""
+    return {n.id for n in ast.walk(ast.parse(expr.strip(), mode="eval")) if isinstance(n, ast.Name)}
+
+
+def calls_in(expr: str) -> Set[str]:
+    """The functions an expression calls."""
+    tree = ast.parse(expr.strip(), mode="eval")
+    return {n.func.id for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+
+
+def uses_bitwise(expr: str) -> bool:
+    return any(isinstance(n, BITWISE_NODES) for n in ast.walk(ast.parse(expr.strip(), mode="eval")))

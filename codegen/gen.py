@@ -11,8 +11,10 @@ import sys
 import time
 from typing import Dict, List, Optional, Sequence
 
-from codegen import model, yaml_loader
+from codegen import reader, yaml_loader
 from codegen.dest import core, kernels, python_bindings, stubs, tests
+from codegen.model import Declaration
+from codegen.validate import validate
 from codegen.errors import DeclarationError
 from codegen.writer import FileManager
 
@@ -33,15 +35,16 @@ OUTPUTS: List[str] = [
 ]
 
 
-def load_declarations(paths: Sequence[str]) -> List[model.Declaration]:
-    decls: List[model.Declaration] = []
+def load_declarations(paths: Sequence[str]) -> List[Declaration]:
+    """The declarations of the files `paths`, each read alone, then validated together."""
+    decls: List[Declaration] = []
     for path in paths:
-        decls.extend(model.parse_file(path, yaml_loader.load(path, yaml_loader.read(path))))
-    model.check_all(decls)
+        decls.extend(reader.read_file(path, yaml_loader.load(path, yaml_loader.read(path))))
+    validate(decls)
     return decls
 
 
-def generate(decls: List[model.Declaration]) -> Dict[str, str]:
+def generate(decls: List[Declaration]) -> Dict[str, str]:
     files: Dict[str, str] = {}
     for emitter in (core, kernels, python_bindings, stubs, tests):
         files.update(emitter.emit(decls))
@@ -70,7 +73,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return 2
     try:
         decls = load_declarations(paths)
-        files = generate(decls)  # emitters check what spans declarations (overloads) too
+        files = generate(decls)
     except DeclarationError as e:
         print(f"{e}", file=sys.stderr)
         return 1

@@ -1,6 +1,6 @@
 // python_ext/named_tuples.h: the types of wick.return_types, and the named tuples that tuple returns become.
 //
-// See Note [Tuple returns] in codegen/model.py: generated/python/return_types.h
+// See Note [Tuple returns] in codegen/schema.py: generated/python/return_types.h
 // lists one ReturnType per op that returns a tuple, with its fields.
 #pragma once
 

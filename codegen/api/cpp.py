@@ -2,34 +2,35 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import List, Optional, Tuple
+from typing import Dict, List, Optional, Tuple
 
-from codegen.model import Cpp, Declaration, Param, Pointwise, PythonImpl, Signature, Type
+from codegen.model import Cpp, Declaration, Form, Pointwise, PythonGlue
+from codegen.schema import (BaseTy, BaseType, ListType, OptionalType, Param, Return, Signature, Type, base_of,
+                            is_list, is_optional)
 
-_BASE = {
-    "Tensor": "Tensor", "Scalar": "Scalar", "int": "int64_t", "float": "double", "bool": "bool",
-    "ScalarType": "DType", "Device": "Device", "object": "PyObject*", "str": "std::string_view",
+_BASE: Dict[BaseTy, str] = {
+    BaseTy.Tensor: "Tensor", BaseTy.Scalar: "Scalar", BaseTy.int: "int64_t", BaseTy.float: "double",
+    BaseTy.bool: "bool", BaseTy.ScalarType: "DType", BaseTy.Device: "Device", BaseTy.object: "PyObject*",
+    BaseTy.str: "std::string_view",
 }
-_RETURNS = {
-    "Tensor": "Tensor", "Tensor(a!)": "Tensor", "Scalar": "Scalar", "int": "int64_t",
-    "int[]": "DimVector", "bool": "bool", "float": "double", "None": "void", "object": "PyObject*",
-    "Tensor[]": "std::vector<Tensor>",
-}
+_RETURNED_LISTS: Dict[BaseTy, str] = {BaseTy.int: "DimVector", BaseTy.Tensor: "std::vector<Tensor>"}
 # What core takes for a list, by its element type (see Note [Tensor lists] in wick/tensor_list.h).
-_LISTS = {"int": "IntArrayRef", "Tensor": "TensorListRef"}
-_LIST_ELEMENTS = {"int": "int64_t"}
+_LISTS: Dict[BaseTy, str] = {BaseTy.int: "IntArrayRef", BaseTy.Tensor: "TensorListRef"}
+assert set(_BASE) == set(BaseTy)
+
+Param3 = Tuple[str, str, Optional[str]]  # (C++ type, name, default)
 
 
 def value_type(t: Type) -> str:
     """The C++ type holding a converted argument."""
-    if t.elem_optional:
+    if t == ListType(OptionalType(BaseType(BaseTy.Tensor))):
         return "ArrayRef<std::optional<Tensor>>"
-    if t.base == "Tensor" and not t.is_list:
+    if base_of(t) == BaseTy.Tensor and not is_list(t):
         return "Tensor"  # an undefined Tensor stands for None
-    if t.is_list:
+    if is_list(t):
         # Note [Optional lists] in wick/array_ref.h
-        return f"OptionalArrayRef<{_LIST_ELEMENTS[t.base]}>" if t.optional else _LISTS[t.base]
-    return f"std::optional<{_BASE[t.base]}>" if t.optional else _BASE[t.base]
+        return f"OptionalArrayRef<{_BASE[base_of(t)]}>" if is_optional(t) else _LISTS[base_of(t)]
+    return f"std::optional<{_BASE[base_of(t)]}>" if is_optional(t) else _BASE[base_of(t)]
 
 
 def param_type(t: Type) -> str:
@@ -37,27 +38,29 @@ def param_type(t: Type) -> str:
     return f"const {v}&" if v in ("Tensor", "Scalar") or v.startswith("std::optional<Scalar") else v
 
 
-def return_type(ret: str) -> str:
-    return _RETURNS[ret]
+def return_type(r: Return) -> str:
+    return _RETURNED_LISTS[base_of(r.type)] if is_list(r.type) else _BASE[base_of(r.type)]
 
 
 def signature_return_type(sig: Signature) -> str:
     """What the C++ function of `sig` returns: a std::tuple for a tuple return (Note [Tuple returns])."""
-    if sig.fields:
-        return f"std::tuple<{', '.join(_RETURNS[f.type] for f in sig.fields)}>"
-    return return_type(sig.returns)
+    if sig.returns_none:
+        return "void"
+    if sig.is_tuple:
+        return f"std::tuple<{', '.join(return_type(f) for f in sig.returns)}>"
+    return return_type(sig.returns[0])
 
 
-def out_params(sig: Signature) -> Tuple[Tuple[str, str, Optional[str]], ...]:
+def out_params(sig: Signature) -> Tuple[Param3, ...]:
     """The leading parameters of <name>_out: `out`, or one per field of a tuple return, named after it."""
-    return tuple(("const Tensor&", f.name, None) for f in sig.fields) or (("const Tensor&", "out", None),)
+    return tuple(("const Tensor&", str(f.name), None) for f in sig.fields) or (("const Tensor&", "out", None),)
 
 
 def default_value(p: Param) -> Optional[str]:
     if p.default is None:
         return None
     if p.default == "None":
-        return "Tensor()" if p.type.base == "Tensor" else "std::nullopt"
+        return "Tensor()" if base_of(p.type) == BaseTy.Tensor else "std::nullopt"
     if p.default in ("True", "False"):
         return p.default.lower()
     return p.default
@@ -68,11 +71,11 @@ class CppFunction:
     """One C++ function of an op: its name, parameters and how ops.cpp defines it (if it does)."""
 
     name: str
-    params: Tuple[Tuple[str, str, Optional[str]], ...]  # (type, name, default)
+    params: Tuple[Param3, ...]
     returns: str
     decl: Declaration
     sig: Signature
-    form: str  # "functional" | "inplace" | "out"
+    form: Form
 
     def prototype(self, defaults: bool) -> str:
         ps = []
@@ -84,8 +87,22 @@ class CppFunction:
     def arg_names(self) -> List[str]:
         return [n for _, n, _ in self.params]
 
+    @property
+    def hand_written(self) -> bool:
+        """Whether core implements it by hand (see Note [Out forms of hand-written ops] in ops.h)."""
+        if not isinstance(self.decl.impl, Cpp):
+            return False
+        if self.decl.api.inplace or self.decl.api.out:
+            return self.form == Form.out
+        return True
 
-def _params(sig: Signature) -> List[Tuple[str, str, Optional[str]]]:
+    @property
+    def in_core(self) -> bool:
+        """Whether it is a function of core (those of the Python glue take and give Python objects)."""
+        return not isinstance(self.decl.impl, PythonGlue)
+
+
+def _params(sig: Signature) -> List[Param3]:
     out = []
     defaults_ok = True
     # C++ defaults must be trailing: drop any default that a later non-default parameter follows.
@@ -100,37 +117,20 @@ def _params(sig: Signature) -> List[Tuple[str, str, Optional[str]]]:
 def functions(decl: Declaration) -> List[CppFunction]:
     """Every C++ function of `decl`, functional form first, in declaration order."""
     result: List[CppFunction] = []
-    base = core_name(decl)
-    for sig in decl.signatures:
-        ps = _params(sig)
+    api, base = decl.api, decl.cpp_name
+    for sig in api.signatures:
+        ps = tuple(_params(sig))
         # Pointwise in-place and out= forms hand back the tensor they wrote, by
         # reference: no reference count changes hands on the per-call path.
         written = "const Tensor&" if isinstance(decl.impl, Pointwise) else signature_return_type(sig)
-        form = "inplace" if decl.inplace_only else "functional"
-        result.append(CppFunction(base, tuple(ps), written if decl.inplace_only else signature_return_type(sig),
-                                  decl, sig, form))
-        if decl.inplace:
-            result.append(CppFunction(base + "_", tuple(ps), written, decl, sig, "inplace"))
+        if api.mutates_self:
+            result.append(CppFunction(base, ps, written, decl, sig, Form.inplace))
+        else:
+            result.append(CppFunction(base, ps, signature_return_type(sig), decl, sig, Form.functional))
+        if api.inplace:
+            result.append(CppFunction(base + "_", ps, written, decl, sig, Form.inplace))
         # A hand-written in-place op is derived from its out form, which then exists
         # even when Python gets no out= (Note [Out forms of hand-written ops]).
-        if decl.out or (decl.inplace and isinstance(decl.impl, Cpp)):
-            result.append(CppFunction(base + "_out", out_params(sig) + tuple(ps), written, decl, sig, "out"))
+        if api.out or (api.inplace and isinstance(decl.impl, Cpp)):
+            result.append(CppFunction(base + "_out", out_params(sig) + ps, written, decl, sig, Form.out))
     return result
-
-
-def hand_written(fn: CppFunction) -> bool:
-    """Whether core implements `fn` by hand (see Note [Out forms of hand-written ops] in ops.h)."""
-    if not isinstance(fn.decl.impl, Cpp):
-        return False
-    if fn.decl.inplace or fn.decl.out:
-        return fn.form == "out"
-    return True
-
-
-def core_name(decl: Declaration) -> str:
-    impl = decl.impl
-    return impl.function if isinstance(impl, (Cpp, PythonImpl)) else decl.name
-
-
-def is_pointwise(decl: Declaration) -> bool:
-    return isinstance(decl.impl, Pointwise)

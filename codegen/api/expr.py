@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 from typing import Dict
 
-from codegen.model import EXPRESSION_CALLS
+from codegen.expressions import EXPRESSION_CALLS
 
 _BINARY = {ast.Div: "/", ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^"}
 # Operators whose C++ meaning differs from Python's become calls into wick/math.h: integer + - *
@@ -21,7 +21,6 @@ _BINARY_CALLS = {ast.Add: "wrapping_add", ast.Sub: "wrapping_sub", ast.Mult: "wr
 _UNARY = {ast.UAdd: "+", ast.Not: "!"}
 _UNARY_CALLS: Dict[type, str] = {ast.USub: "wrapping_neg", ast.Invert: "bitwise_not"}
 _COMPARE = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
-BITWISE = (ast.BitAnd, ast.BitOr, ast.BitXor, ast.Invert, ast.LShift, ast.RShift)
 assert {*_BINARY_CALLS.values(), *_UNARY_CALLS.values()} <= EXPRESSION_CALLS, "parameters must not hide them"
 
 

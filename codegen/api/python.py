@@ -1,53 +1,80 @@
 """The Python API of an op: which methods and functions it makes, and their overloads."""
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import Dict, List, Optional, Tuple
+from dataclasses import dataclass
+from typing import Dict, FrozenSet, List, Optional, Tuple
 
-from codegen.api import cpp
-from codegen.errors import DeclarationError, Location
-from codegen.model import Declaration, Param, PythonImpl, ReturnField, Signature, Type, join_params
+from codegen.model import Declaration, Form, PythonGlue, Variant
+from codegen.schema import (DTYPE_NAMES, TENSOR, BaseTy, BaseType, ListType, OptionalType, Param, Return, Signature, Type,
+                            base_of, is_list, is_optional, join_params, strip_optional)
 
 # How the runtime (python_ext/arg_parser.h) converts each parameter type.
-ARG_KIND = {
-    "Tensor": "Tensor", "Scalar": "Scalar", "int": "Int", "float": "Double", "bool": "Bool",
-    "ScalarType": "DType", "Device": "Device", "object": "Object", "str": "String",
+ARG_KIND: Dict[BaseTy, str] = {
+    BaseTy.Tensor: "Tensor", BaseTy.Scalar: "Scalar", BaseTy.int: "Int", BaseTy.float: "Double",
+    BaseTy.bool: "Bool", BaseTy.ScalarType: "DType", BaseTy.Device: "Device", BaseTy.object: "Object",
+    BaseTy.str: "String",
 }
 # Names shown in signatures and error messages, as PyTorch shows them.
-PY_TYPE = {
-    "Tensor": "Tensor", "Scalar": "Number", "int": "int", "float": "float", "bool": "bool",
-    "ScalarType": "dtype", "Device": "Device", "object": "object", "str": "str",
+PY_TYPE: Dict[BaseTy, str] = {
+    BaseTy.Tensor: "Tensor", BaseTy.Scalar: "Number", BaseTy.int: "int", BaseTy.float: "float", BaseTy.bool: "bool",
+    BaseTy.ScalarType: "dtype", BaseTy.Device: "Device", BaseTy.object: "object", BaseTy.str: "str",
 }
-# List types: (runtime kind, name in signatures), by the type as declared without '?'.
-_LISTS = {
-    "int[]": ("IntList", "tuple of ints"),
-    "Tensor[]": ("TensorList", "tuple of Tensors"),
-    "Tensor?[]": ("OptionalTensorList", "tuple of (Tensor or None)"),
+# List types, by the type without '?': (runtime kind, name in signatures).
+_LISTS: Dict[Type, Tuple[str, str]] = {
+    ListType(BaseType(BaseTy.int)): ("IntList", "tuple of ints"),
+    ListType(TENSOR): ("TensorList", "tuple of Tensors"),
+    ListType(OptionalType(TENSOR)): ("OptionalTensorList", "tuple of (Tensor or None)"),
 }
 
 # What the runtime's parser holds (kMaxParams and kMaxOverloads in python_ext/arg_parser.h): a
-# binding beyond it is refused here, and the generated bindings static_assert that the two agree.
+# binding beyond it is refused, and the generated bindings static_assert that the two agree.
 MAX_PARAMS = 10
 MAX_OVERLOADS = 8
 
-OUT_PARAM = Param("out", Type("Tensor", optional=True), "None", kwarg_only=True)
+OUT_PARAM = Param("out", OptionalType(TENSOR), "None", kwarg_only=True)
 # out= of a tuple return: a tuple of tensors, one per field, which the wrapper checks (Note [Tuple returns]).
-OUT_TUPLE_PARAM = Param("out", Type("object", optional=True), "None", kwarg_only=True)
+OUT_TUPLE_PARAM = Param("out", OptionalType(BaseType(BaseTy.object)), "None", kwarg_only=True)
 
 # The Python values each parameter type accepts (python_ext/arg_parser.cpp, type_ok).
-_ACCEPTS = {
-    "Tensor": {"tensor", "tensor0d"}, "Scalar": {"bool", "int", "float", "tensor0d"}, "int": {"int"},
-    "int[]": {"int", "ints"}, "float": {"int", "float"}, "bool": {"bool"}, "ScalarType": {"dtype"},
-    "Device": {"str", "device"}, "str": {"str"}, "Tensor[]": {"tensors"},
-    "Tensor?[]": {"tensors", "tensors_and_nones"},
+_ACCEPTS: Dict[Type, FrozenSet[str]] = {
+    TENSOR: frozenset({"tensor", "tensor0d"}),
+    BaseType(BaseTy.Scalar): frozenset({"bool", "int", "float", "tensor0d"}),
+    BaseType(BaseTy.int): frozenset({"int"}),
+    ListType(BaseType(BaseTy.int)): frozenset({"int", "ints"}),
+    BaseType(BaseTy.float): frozenset({"int", "float"}),
+    BaseType(BaseTy.bool): frozenset({"bool"}),
+    BaseType(BaseTy.ScalarType): frozenset({"dtype"}),
+    BaseType(BaseTy.Device): frozenset({"str", "device"}),
+    BaseType(BaseTy.str): frozenset({"str"}),
+    ListType(TENSOR): frozenset({"tensors"}),
+    ListType(OptionalType(TENSOR)): frozenset({"tensors", "tensors_and_nones"}),
 }
 
 
-def _accepts(t: Type) -> set:
-    if t.base == "object":
-        return {"*"}
-    kinds = set(_ACCEPTS[str(replace(t, optional=False)) if t.is_list else t.base])
-    return kinds | {"None"} if t.optional else kinds
+# Names the stubs define or annotate with (templates/*.pyi.j2): an op of one of
+# these names would shadow them there, and most would shadow a type, a dtype or
+# an alias at runtime as well. Methods meet only what the body of TensorBase uses.
+# What the wick package defines in Python the model refuses (codegen/names.py).
+_ANNOTATIONS: FrozenSet[str] = frozenset({
+    "Any", "Optional", "Sequence", "Tuple", "Union", "overload", "property", "Tensor", "TensorBase", "_T",
+    "_Number", "_int", "_float", "_bool", "_str", "_dtype", "_device", "_DeviceLike", "_Size", "_IndexItem", "_Index",
+    "Dict", "_return_types", "_named_tuples",
+})
+RESERVED_METHODS: FrozenSet[str] = _ANNOTATIONS | {
+    "shape", "dtype", "device", "ndim", "is_cuda", "itemsize", "_base",
+}
+RESERVED_FUNCTIONS: FrozenSet[str] = _ANNOTATIONS | {
+    "TypeVar", "final", "slice", "str", "type", "ellipsis", "dtype", "device", *DTYPE_NAMES, "_has_cuda",
+    "_cuda_is_available", "_cuda_device_count", "_set_tensor_class", "_init_subclass", "_legacy_new",
+    "from_numpy", "from_dlpack", "_to_dlpack",
+}
+
+
+def _accepts(t: Type) -> FrozenSet[str]:
+    if base_of(t) == BaseTy.object:
+        return frozenset({"*"})
+    kinds = _ACCEPTS[strip_optional(t)]
+    return kinds | {"None"} if is_optional(t) else kinds
 
 
 def _covers(wide: Param, narrow: Param) -> bool:
@@ -55,12 +82,12 @@ def _covers(wide: Param, narrow: Param) -> bool:
 
 
 def arg_kind(t: Type) -> str:
-    return _LISTS[str(replace(t, optional=False))][0] if t.is_list else ARG_KIND[t.base]
+    return _LISTS[strip_optional(t)][0] if is_list(t) else ARG_KIND[base_of(t)]
 
 
 def py_type(t: Type) -> str:
     """How signatures in docs and errors name a type; `=None` already says it is optional."""
-    return _LISTS[str(replace(t, optional=False))][1] if t.is_list else PY_TYPE[t.base]
+    return _LISTS[strip_optional(t)][1] if is_list(t) else PY_TYPE[base_of(t)]
 
 
 @dataclass(frozen=True)
@@ -68,7 +95,7 @@ class Overload:
     decl: Declaration
     sig: Signature
     params: Tuple[Param, ...]  # as Python sees them: no self for methods, out= added
-    form: str  # "functional" | "inplace" | "out"
+    form: Form
     method: bool
 
     @property
@@ -80,25 +107,29 @@ class Overload:
 
     def py_type(self, p: Param) -> str:
         """As py_type(p.type), with PyTorch's name for the out= of a tuple return."""
-        return "tuple of Tensors" if self.has_out and self.sig.fields and p.name == "out" else py_type(p.type)
+        return "tuple of Tensors" if self.has_out and self.sig.is_tuple and p.name == "out" else py_type(p.type)
 
     @property
     def returns_self(self) -> bool:
-        return self.form == "inplace" or self.sig.returns == "Tensor(a!)"
+        return self.form == Form.inplace or self.sig.returns_self
 
     @property
     def has_out(self) -> bool:
-        return self.form == "out"
+        return self.form == Form.out
+
+    @property
+    def fields(self) -> Tuple[Return, ...]:
+        return self.sig.fields
 
     def cpp_function(self, with_out: bool) -> str:
-        base = cpp.core_name(self.decl)
-        if self.form == "inplace" and not self.decl.inplace_only:
+        base = self.decl.cpp_name
+        if self.form == Form.inplace and not self.decl.api.mutates_self:
             return base + "_"
         return base + "_out" if with_out else base
 
     @property
-    def python_impl(self) -> bool:
-        return isinstance(self.decl.impl, PythonImpl)
+    def python_glue(self) -> bool:
+        return isinstance(self.decl.impl, PythonGlue)
 
 
 @dataclass(frozen=True)
@@ -114,6 +145,11 @@ class Binding:
     def c_name(self) -> str:
         return ("TensorMethod_" if self.method else "Function_") + self.name
 
+    @property
+    def decl(self) -> Declaration:
+        """The declaration of its first overload (in-place methods and aliases share a name)."""
+        return self.overloads[0].decl
+
 
 def bindings(decls: List[Declaration]) -> Tuple[List[Binding], List[Binding]]:
     """(Tensor methods, module functions), each sorted by name."""
@@ -121,68 +157,35 @@ def bindings(decls: List[Declaration]) -> Tuple[List[Binding], List[Binding]]:
     functions: Dict[str, List[Overload]] = {}
     docs: Dict[str, str] = {}
     for d in decls:
-        for sig in d.signatures:
-            if "method" in d.variants:
+        api = d.api
+        for sig in api.signatures:
+            if api.has(Variant.method):
                 methods.setdefault(d.name, []).append(
-                    Overload(d, sig, sig.params[1:], "inplace" if d.inplace_only else "functional", True))
-                if d.inplace:
-                    methods.setdefault(d.name + "_", []).append(Overload(d, sig, sig.params[1:], "inplace", True))
-            if "function" in d.variants:
-                form = "inplace" if d.inplace_only else "out" if d.out else "functional"
-                params = sig.params + ((OUT_TUPLE_PARAM if sig.fields else OUT_PARAM,) if d.out else ())
+                    Overload(d, sig, sig.params[1:], Form.inplace if api.mutates_self else Form.functional, True))
+                if api.inplace:
+                    methods.setdefault(d.name + "_", []).append(Overload(d, sig, sig.params[1:], Form.inplace, True))
+            if api.has(Variant.function):
+                form = Form.inplace if api.mutates_self else Form.out if api.out else Form.functional
+                params = sig.params + ((OUT_TUPLE_PARAM if sig.is_tuple else OUT_PARAM,) if api.out else ())
                 functions.setdefault(d.name, []).append(Overload(d, sig, params, form, False))
-        docs[d.name] = d.doc
-        if d.inplace:
-            docs[d.name + "_"] = f"In-place form of {d.name}(). {d.doc}"
+        docs[d.name] = api.doc
+        if api.inplace:
+            docs[d.name + "_"] = f"In-place form of {d.name}(). {api.doc}"
 
     def build(table: Dict[str, List[Overload]], method: bool) -> List[Binding]:
-        result = [Binding(n, method, tuple(ovs), docs[n]) for n, ovs in sorted(table.items())]
-        for b in result:
-            check_limits(b)
-            check_overloads(b)
-        return result
+        return [Binding(n, method, tuple(ovs), docs[n]) for n, ovs in sorted(table.items())]
 
     return build(methods, True), build(functions, False)
 
 
-def return_types(decls: List[Declaration]) -> List[Tuple[str, Tuple[ReturnField, ...]]]:
+def return_types(decls: List[Declaration]) -> List[Tuple[str, Tuple[Return, ...]]]:
     """(name, fields) of each named tuple type of wick.return_types, sorted by name (Note [Tuple returns])."""
-    found = {d.name: sig.fields for d in decls for sig in d.signatures if sig.fields}
+    found = {d.name: sig.fields for d in decls for sig in d.api.signatures if sig.is_tuple}
     return sorted(found.items())
 
 
-def _signature_loc(ov: Overload) -> Location:
-    return ov.decl.signature_locs[ov.decl.signatures.index(ov.sig)]
-
-
-def check_limits(binding: Binding) -> None:
-    """Rejects a binding with more overloads, or an overload with more parameters, than the parser holds."""
-    if len(binding.overloads) > MAX_OVERLOADS:
-        extra = binding.overloads[MAX_OVERLOADS]
-        raise DeclarationError(_signature_loc(extra), f"{binding.name}() has {len(binding.overloads)} overloads, "
-                               f"more than the {MAX_OVERLOADS} the argument parser holds", extra.decl.name,
-                               "declare another op for some of them")
-    for ov in binding.overloads:
-        if len(ov.params) > MAX_PARAMS:
-            raise DeclarationError(_signature_loc(ov), f"{binding.name}() takes {len(ov.params)} arguments in Python"
-                                   f"{' with out=' if ov.has_out else ''}, more than the {MAX_PARAMS} the argument "
-                                   "parser holds",
-                                   ov.decl.name, "group some of them in a list, or split the op")
-
-
-def check_overloads(binding: Binding) -> None:
-    """Rejects an overload that an earlier one always wins (see Note [Argument parsing])."""
-    for j, later in enumerate(binding.overloads):
-        for earlier in binding.overloads[:j]:
-            if _shadows(earlier.params, later.params):
-                raise DeclarationError(
-                    _signature_loc(later), f"overload {binding.name}{later.text} can never be chosen: every call it "
-                    f"accepts matches the earlier {binding.name}{earlier.text}", later.decl.name,
-                    "reorder the signatures, narrowest first, or make them differ")
-
-
-def _shadows(first: Tuple[Param, ...], second: Tuple[Param, ...]) -> bool:
-    """Whether every call that `second` accepts is accepted by `first`."""
+def shadows(first: Tuple[Param, ...], second: Tuple[Param, ...]) -> bool:
+    """Whether every call that the overload `second` accepts is accepted by `first` (Note [Argument parsing])."""
     by_name = {p.name: (i, p) for i, p in enumerate(first)}
     for i, p in enumerate(second):
         if p.name not in by_name:
@@ -205,3 +208,4 @@ def default_spec(p: Param) -> Optional[Tuple[str, str]]:
     if "." in p.default or "e" in p.default.lower():  # 0.5, 1e-05
         return ("Float", p.default)
     return ("Int", p.default)
+

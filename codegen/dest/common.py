@@ -7,12 +7,12 @@ from typing import Any, Callable, Dict, List, Sequence, TypeVar
 
 import jinja2
 
-from codegen.model import DTYPES
+from codegen.schema import DTYPES, DType
 
-CPP_TYPE: Dict[str, str] = {
-    "bool": "bool", "uint8": "uint8_t", "int8": "int8_t", "int16": "int16_t", "int32": "int32_t",
-    "int64": "int64_t", "float16": "Half", "bfloat16": "BFloat16", "float32": "float",
-    "float64": "double",
+CPP_TYPE: Dict[DType, str] = {
+    DType.bool: "bool", DType.uint8: "uint8_t", DType.int8: "int8_t", DType.int16: "int16_t",
+    DType.int32: "int32_t", DType.int64: "int64_t", DType.float16: "Half", DType.bfloat16: "BFloat16",
+    DType.float32: "float", DType.float64: "double",
 }
 assert tuple(CPP_TYPE) == DTYPES, "CPP_TYPE must follow the order of wick::DType"
 

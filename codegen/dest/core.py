@@ -6,8 +6,9 @@ from typing import Dict, List, Tuple
 
 from codegen.api import cpp
 from codegen.dest.common import CPP_TYPE, NUM_SHARDS, by_shard, render
-from codegen.errors import DeclarationError
-from codegen.model import DTYPES, MAX_OPERANDS, Cpp, Declaration, Pointwise
+from codegen.model import Backend, Cpp, Declaration, Form, Output, Pointwise, Promotion
+from codegen.reader import MAX_OPERANDS
+from codegen.schema import DTYPES
 
 
 def _pointwise_body(fn: cpp.CppFunction) -> str:
@@ -17,44 +18,33 @@ def _pointwise_body(fn: cpp.CppFunction) -> str:
     # A Scalar operand (the `other` of x + 2) is an Operand of its own: a wrapped
     # number to promotion (Note [Wrapped numbers]), a value on the stack to the kernel.
     operands = f"{{{', '.join(impl.operands)}}}, {{{', '.join(impl.constants)}}}"
-    if fn.form == "functional":
+    if fn.form == Form.functional:
         return f"return detail::pointwise({decl.name}_pointwise, {operands});"
-    target, mode = ("self", "InPlace") if fn.form == "inplace" else ("out", "Out")
+    target, mode = ("self", "InPlace") if fn.form == Form.inplace else ("out", "Out")
     return f"return detail::pointwise_into({decl.name}_pointwise, {target}, OutMode::{mode}, {operands});"
 
 
 def _derived_body(fn: cpp.CppFunction) -> str:
     """Functional and in-place forms of a hand-written op that has an out form."""
     args = ", ".join(fn.arg_names)
-    if fn.form == "functional":
+    if fn.form == Form.functional:
         outs = ", ".join("Tensor()" for _ in cpp.out_params(fn.sig))
         return f"return {fn.name}_out({outs}, {args});"
-    assert fn.form == "inplace"
+    assert fn.form == Form.inplace
     base = fn.name[:-1]
     return f'return detail::assign_inplace("{fn.name}", self, {base}_out(Tensor(), {args}));'
 
 
 def _unique(fns: List[cpp.CppFunction]) -> List[cpp.CppFunction]:
-    """`fns` without repeats: an alias (concat of cat) names a C++ function that another op declared.
-
-    C++ accepts one declaration of a default and one definition, so the two must agree on
-    everything but parameter names.
-    """
-    seen: Dict[Tuple[str, Tuple[str, ...]], cpp.CppFunction] = {}
+    """`fns` without repeats: an alias (concat of cat) names a C++ function that another op declared
+    alike (codegen/validate.py checks that they agree)."""
+    seen = set()
     result = []
     for fn in fns:
-        first = seen.setdefault((fn.name, tuple(t for t, _, _ in fn.params)), fn)
-        if first is fn:
+        key = (fn.name, tuple(t for t, _, _ in fn.params))
+        if key not in seen:
+            seen.add(key)
             result.append(fn)
-            continue
-
-        def shape(f: cpp.CppFunction) -> object:
-            return f.returns, tuple(d for _, _, d in f.params), f.form, cpp.hand_written(f)
-
-        if shape(first) != shape(fn):
-            raise DeclarationError(fn.decl.loc, f"'{fn.decl.name}' declares {fn.prototype(defaults=True)}, which "
-                                   f"'{first.decl.name}' declares with other defaults or forms", fn.decl.name,
-                                   "give both the same signatures, inplace and out, or name another C++ function")
     return result
 
 
@@ -68,12 +58,12 @@ def outputs() -> List[str]:
 
 def emit(decls: List[Declaration]) -> Dict[str, str]:
     fns = _unique([fn for d in decls for fn in cpp.functions(d)])
-    core_fns = [fn for fn in fns if fn.returns != "PyObject*" and not _python(fn)]
+    core_fns = [fn for fn in fns if fn.in_core]
     bodies = []
     for fn in core_fns:
         if isinstance(fn.decl.impl, Pointwise):
             bodies.append((fn, _pointwise_body(fn)))
-        elif isinstance(fn.decl.impl, Cpp) and not cpp.hand_written(fn):
+        elif isinstance(fn.decl.impl, Cpp) and not fn.hand_written:
             bodies.append((fn, _derived_body(fn)))
     files = {
         "include/wick/ops.h": render("ops.h.j2", functions=core_fns),
@@ -88,15 +78,18 @@ def emit(decls: List[Declaration]) -> Dict[str, str]:
 
 
 def _kernel_table(d: Declaration) -> Dict[str, object]:
-    def table(backend: str, entry: str) -> List[str]:
-        return [f"&{backend}_pointwise_{entry}<kernels::{_functor(d)}<{CPP_TYPE[t]}>>" if t in d.dtypes[backend]
+    impl = d.impl
+    assert isinstance(impl, Pointwise)
+    dtypes = impl.dtypes
+
+    def table(backend: Backend, entry: str) -> List[str]:
+        return [f"&{backend}_pointwise_{entry}<kernels::{_functor(d)}<{CPP_TYPE[t]}>>" if t in dtypes[backend]
                 else "nullptr" for t in DTYPES]
-    entries = dict(cpu=table("cpu", "kernel"), cuda=table("cuda", "kernel"), cpu_run=table("cpu", "run"))
-    return dict(decl=d, functor=_functor(d), entries=entries)
-
-
-def _python(fn: cpp.CppFunction) -> bool:
-    return not isinstance(fn.decl.impl, (Cpp, Pointwise))
+    entries = dict(cpu=table(Backend.cpu, "kernel"), cuda=table(Backend.cuda, "kernel"),
+                   cpu_run=table(Backend.cpu, "run"))
+    return dict(name=d.name, functor=_functor(d), entries=entries, check=impl.check,
+                promotion="IntToFloat" if impl.promote == Promotion.int_to_float else "Common",
+                bool_output=impl.output == Output.bool)
 
 
 def _functor(d: Declaration) -> str:

@@ -2,20 +2,21 @@
 CUDA unit that instantiate the loops for those functors (and, in shard 0, the copy kernels)."""
 from __future__ import annotations
 
-from typing import Dict, List
+from typing import Dict, List, Tuple
 
 from codegen.api import expr
 from codegen.dest.common import CPP_TYPE, NUM_SHARDS, by_shard, render
-from codegen.model import DTYPES, Declaration, Pointwise
+from codegen.model import Backend, Declaration, Output, Pointwise
+from codegen.schema import DTYPES, DType
 
-BACKEND_EXT = {"cpu": "cpp", "cuda": "cu"}
+BACKEND_EXT = {Backend.cpu: "cpp", Backend.cuda: "cu"}
 
 
-def functors_header(shard: int, dtype: str) -> str:
+def functors_header(shard: int, dtype: DType) -> str:
     return f"kernels/shard{shard}/functors_{dtype}.h"
 
 
-def unit(shard: int, backend: str, dtype: str) -> str:
+def unit(shard: int, backend: Backend, dtype: DType) -> str:
     return f"kernels/shard{shard}/{backend}_{dtype}.{BACKEND_EXT[backend]}"
 
 
@@ -32,13 +33,18 @@ def _functor(d: Declaration) -> Dict[str, object]:
     assert isinstance(impl, Pointwise)
     return dict(
         name=f"{d.name}_op",
-        decl=d,
+        op=d.name,
         expr=impl.expr,
         cpp=expr.to_cpp(impl.expr),
         operands=impl.operands,
         constants=impl.constants,
-        result="bool" if impl.output == "bool" else "T",
+        result="bool" if impl.output == Output.bool else "T",
     )
+
+
+def _dtypes(d: Declaration) -> Dict[Backend, Tuple[DType, ...]]:
+    assert isinstance(d.impl, Pointwise)
+    return d.impl.dtypes
 
 
 def emit(decls: List[Declaration]) -> Dict[str, str]:
@@ -50,11 +56,11 @@ def emit(decls: List[Declaration]) -> Dict[str, str]:
     files = {}
     for s, ops in enumerate(by_shard(pointwise, lambda d: d.name)):
         for t in DTYPES:
-            here = [d for d in ops if t in d.dtypes["cpu"] or t in d.dtypes["cuda"]]
+            here = [d for d in ops if any(t in _dtypes(d)[b] for b in Backend)]
             files[functors_header(s, t)] = render("functors.h.j2", shard=s, dtype=t,
                                                   functors=[_functor(d) for d in here])
             for backend in BACKEND_EXT:
-                names = [f"{d.name}_op" for d in here if t in d.dtypes[backend]]
+                names = [f"{d.name}_op" for d in here if t in _dtypes(d)[backend]]
                 files[unit(s, backend, t)] = render(f"kernels_{backend}.j2", dtype=t, cpp_type=CPP_TYPE[t],
                                                     shard=s, functors=names, copy=s == 0)
     return files

@@ -7,7 +7,8 @@ from codegen.api import cpp
 from codegen.api.python import (MAX_OVERLOADS, MAX_PARAMS, Binding, Overload, arg_kind, bindings, default_spec,
                                  return_types)
 from codegen.dest.common import NUM_SHARDS, by_shard, c_string, render
-from codegen.model import Declaration, Param, PythonImpl, ReturnField
+from codegen.model import Declaration, PythonGlue
+from codegen.schema import BaseTy, Param, Return, base_of, is_list, is_optional
 
 _ACCESSOR = {
     "Tensor": "tensor", "Scalar": "scalar", "Int": "toint", "IntList": "intlist", "Double": "todouble",
@@ -23,12 +24,12 @@ _LIST_HOLDER = {
 def _accessor(p: Param) -> str:
     kind = arg_kind(p.type)
     name = _ACCESSOR[kind]
-    return name + "_optional" if p.type.optional and kind not in ("Tensor", "Object") else name
+    return name + "_optional" if is_optional(p.type) and kind not in ("Tensor", "Object") else name
 
 
 def _param_spec(p: Param) -> str:
     kind, value = default_spec(p) or ("Required", "0")
-    return (f'{{"{p.name}", ArgKind::{arg_kind(p.type)}, {str(p.type.optional).lower()}, '
+    return (f'{{"{p.name}", ArgKind::{arg_kind(p.type)}, {str(is_optional(p.type)).lower()}, '
             f"{str(p.kwarg_only).lower()}, DefaultKind::{kind}, {value}}}")
 
 
@@ -45,29 +46,28 @@ def _case(ov: Overload, index: int) -> str:
         var = f"a{j}"
         ctype = cpp.value_type(p.type)
         ref = "const Tensor&" if ctype == "Tensor" else "PyObject*" if ctype == "PyObject*" else ctype
-        if p.type.is_list:
+        if is_list(p.type):
             holder = _LIST_HOLDER[arg_kind(p.type)]
-            ref = f"std::optional<{holder}>" if p.type.optional else holder
+            ref = f"std::optional<{holder}>" if is_optional(p.type) else holder
         lines.append(f"{ref} {var} = r.{_accessor(p)}({j});")
         names[p.name] = var
     args = [names[p.name] for p in ov.sig.params]
-    ret = ov.sig.returns
     # A tuple return becomes a named tuple of wick.return_types (Note [Tuple returns]).
-    wrap = f"wrap(ReturnType::{ov.decl.name}, " if ov.sig.fields else "wrap("
-    if isinstance(ov.decl.impl, PythonImpl):
+    wrap = f"wrap(ReturnType::{ov.decl.name}, " if ov.sig.is_tuple else "wrap("
+    if ov.python_glue:
         call = f"impl::{ov.cpp_function(False)}({', '.join(args)})"
-        lines.append(f"return {call};" if ret == "object" else f"return {wrap}{call});")
+        lines.append(f"return {call};" if ov.sig.returns_only("object") else f"return {wrap}{call});")
         return "\n".join(lines)
     fn = f"wick::{ov.cpp_function(False)}"
 
-    tensors = [names[p.name] for p in ov.sig.params if p.type.base == "Tensor" and not p.type.is_list]
+    tensors = [names[p.name] for p in ov.sig.params if base_of(p.type) == BaseTy.Tensor and not is_list(p.type)]
     lists = [names[p.name] for p in ov.sig.params if arg_kind(p.type) == "TensorList"]
-    tensor_lists = [names[p.name] for p in ov.sig.params if p.type.base == "Tensor" and p.type.is_list]
+    tensor_lists = [names[p.name] for p in ov.sig.params if base_of(p.type) == BaseTy.Tensor and is_list(p.type)]
 
     def unlocked(statement: Callable[[List[str]], str], outs: List[str], out_tuple: str = "") -> str:
         """The call `statement(outs + args)`, with the GIL released around it when the op says so
         and has work (Note [GIL]), on aliases of its tensors (Note [Tensors read without the GIL])."""
-        if not ov.decl.releases_gil:
+        if not ov.decl.api.releases_gil:
             return statement(outs + args)
         aliased = outs + tensors if not out_tuple else tensors
         counted = [aliased] + ([lists] if lists else [])  # the tensors of a Tensor[] count too
@@ -78,7 +78,7 @@ def _case(ov: Overload, index: int) -> str:
         call = statement([f"nogil({a})" if a in aliased else a for a in outs + args])
         return f"{{ NoGil nogil({worth}, {held}{pinned}); {call} }}"
 
-    if ov.has_out and ov.sig.fields:  # out= is a tuple of tensors, which come back in a named tuple
+    if ov.has_out and ov.sig.is_tuple:  # out= is a tuple of tensors, which come back in a named tuple
         n = len(ov.sig.fields)
         outs = [f"out_[{i}]" for i in range(n)]
         lines.append(f"if (PyObject* out = r.raw({len(ov.params) - 1}); out && out != Py_None) {{")
@@ -97,12 +97,12 @@ def _case(ov: Overload, index: int) -> str:
     if ov.returns_self:
         lines.append(unlocked(lambda a: f"{fn}({', '.join(a)});", []))
         lines.append(f"return Py_NewRef({self_obj});")
-    elif ret == "None":
+    elif ov.sig.returns_none:
         lines.append(unlocked(lambda a: f"{fn}({', '.join(a)});", []))
         lines.append("Py_RETURN_NONE;")
     else:
         lines.append(f"{cpp.signature_return_type(ov.sig)} result;")
-        restored = "result = nogil.restore({});" if ov.decl.releases_gil else "result = {};"
+        restored = "result = nogil.restore({});" if ov.decl.api.releases_gil else "result = {};"
         lines.append(unlocked(lambda a: restored.format(f"{fn}({', '.join(a)})"), []))
         lines.append(f"return {wrap}std::move(result));")
     return "\n".join(lines)
@@ -171,9 +171,9 @@ def _binding(b: Binding) -> Dict[str, object]:
     )
 
 
-def _return_type_entry(name: str, fields: Tuple[ReturnField, ...]) -> Dict[str, object]:
-    listed = ", ".join(f.name for f in fields)
-    return dict(name=name, fields=[c_string(f.name) for f in fields],
+def _return_type_entry(name: str, fields: Tuple[Return, ...]) -> Dict[str, object]:
+    listed = ", ".join(str(f.name) for f in fields)
+    return dict(name=name, fields=[c_string(str(f.name)) for f in fields],
                 doc=c_string(f"{name}({listed}): the named tuple that {name}() returns."))
 
 
@@ -189,7 +189,7 @@ def outputs() -> List[str]:
 def emit(decls: List[Declaration]) -> Dict[str, str]:
     methods, functions = bindings(decls)
     rows = {b.c_name: _binding(b) for b in methods + functions}
-    impls = sorted({fn.prototype(defaults=False) for d in decls if isinstance(d.impl, PythonImpl)
+    impls = sorted({fn.prototype(defaults=False) for d in decls if isinstance(d.impl, PythonGlue)
                     for fn in cpp.functions(d)})
     files = {
         "python/method_tables.cpp": render("method_tables.cpp.j2", methods=[rows[b.c_name] for b in methods],
@@ -200,7 +200,7 @@ def emit(decls: List[Declaration]) -> Dict[str, str]:
                                         types=[_return_type_entry(*t) for t in return_types(decls)]),
     }
     # Note [Shards]: a binding goes with the op that declares it.
-    for s, shard in enumerate(by_shard(methods + functions, lambda b: b.overloads[0].decl.name)):
+    for s, shard in enumerate(by_shard(methods + functions, lambda b: b.decl.name)):
         files[bindings_unit(s)] = render("bindings.cpp.j2", shard=s, bindings=[rows[b.c_name] for b in shard],
                                          max_params=MAX_PARAMS, max_overloads=MAX_OVERLOADS)
     return files

@@ -17,7 +17,8 @@ from typing import List
 import pytest
 
 from codegen import gen
-from codegen.model import Cpp, PythonImpl
+from codegen.model import Cpp, PythonGlue, Variant
+from codegen.schema import BaseTy, base_of
 
 GOLDEN = Path(__file__).parent / "golden"
 DECLARATIONS = GOLDEN / "declarations"
@@ -50,19 +51,21 @@ def test_golden_declarations_cover_every_kind_of_op() -> None:
     and a cpp op returning a tuple, with out=; NumPy references for ops returning a tensor, a tuple and
     a list, and taking a Tensor[], a Tensor?[] and a str."""
     decls = {d.name: d for d in gen.load_declarations(sorted(str(p) for p in DECLARATIONS.glob("*.yaml")))}
-    add = decls["add"]
-    assert add.inplace and add.out and {"Tensor", "Scalar"} <= {s.params[1].type.base for s in add.signatures}
-    assert decls["mm"].out and isinstance(decls["mm"].impl, Cpp)
-    assert decls["contiguous"].variants == {"method"} and isinstance(decls["contiguous"].impl, Cpp)
-    assert isinstance(decls["tensor"].impl, PythonImpl)
-    assert str(decls["cat"].signatures[0].params[0].type) == "Tensor[]" and decls["cat"].out
+    api = {name: d.api for name, d in decls.items()}
+    add = api["add"]
+    assert add.inplace and add.out and {BaseTy.Tensor, BaseTy.Scalar} <= {base_of(s.params[1].type)
+                                                                           for s in add.signatures}
+    assert api["mm"].out and isinstance(decls["mm"].impl, Cpp)
+    assert api["contiguous"].variants == {Variant.method} and isinstance(decls["contiguous"].impl, Cpp)
+    assert isinstance(decls["tensor"].impl, PythonGlue)
+    assert str(api["cat"].signatures[0].params[0].type) == "Tensor[]" and api["cat"].out
     assert decls["concat"].impl == decls["cat"].impl  # an alias: one C++ function
-    assert {s.returns for s in decls["split"].signatures} == {"Tensor[]"}
-    assert str(decls["index_put_"].signatures[0].params[1].type) == "Tensor?[]"
-    assert str(decls["div"].signatures[0].params[2].type) == "str?"
-    assert decls["div_trunc"].variants == frozenset() and decls["div_trunc"].inplace and decls["div_trunc"].out
-    assert decls["sort"].out and [f.name for f in decls["sort"].signatures[0].fields] == ["values", "indices"]
-    assert all(decls[op].numpy for op in ("mm", "sort", "split", "cat", "index_put_", "div"))
+    assert {s.returns_text() for s in api["split"].signatures} == {"Tensor[]"}
+    assert str(api["index_put_"].signatures[0].params[1].type) == "Tensor?[]"
+    assert str(api["div"].signatures[0].params[2].type) == "str?"
+    assert api["div_trunc"].variants == frozenset() and api["div_trunc"].inplace and api["div_trunc"].out
+    assert api["sort"].out and [f.name for f in api["sort"].signatures[0].fields] == ["values", "indices"]
+    assert all(decls[op].tests for op in ("mm", "sort", "split", "cat", "index_put_", "div"))
 
 
 def test_output_matches_golden_files(run_codegen, tmp_path: Path) -> None:

@@ -20,7 +20,8 @@ from codegen import gen, yaml_loader
 from codegen.dest import kernels
 from codegen.dest.common import NUM_SHARDS, shard_of
 from codegen.errors import DeclarationError, Location
-from codegen.model import DTYPES, ErrorAt, Pointwise, Signature
+from codegen.model import Pointwise
+from codegen.schema import DTYPES, ErrorAt, Signature
 from codegen.writer import FileManager
 
 REPO = Path(__file__).resolve().parents[2]
@@ -70,9 +71,9 @@ def test_real_declarations_load() -> None:
 def test_signature_prints_back_to_its_text(text: str) -> None:
     """Signature.parse(text) prints back to exactly `text`, and reparsing that gives the same Signature."""
     err = ErrorAt(Location("<test>", 1, 1), "test")
-    sig = Signature.parse(text, err)
+    sig = Signature.parse(text, err, "test")
     assert str(sig) == text
-    assert Signature.parse(str(sig), err) == sig
+    assert Signature.parse(str(sig), err, "test") == sig
 
 
 def test_list_outputs_prints_the_fixed_list(run_codegen) -> None:
@@ -143,8 +144,9 @@ def test_editing_an_expression_rewrites_the_functors_of_its_shard_and_dtypes(run
     (Note [Shards]): the CPU and CUDA units that include them are all that recompile."""
     rewritten = _rewritten_after_edit(run_codegen, tmp_path, "pointwise.yaml", "pointwise: exp(self)\n",
                                       "pointwise: exp(self * 1)\n")
-    exp = {d.name: d for d in gen.load_declarations([str(p) for p in DECLARATION_FILES])}["exp"]
-    dtypes = set(exp.dtypes["cpu"]) | set(exp.dtypes["cuda"])
+    exp = {d.name: d for d in gen.load_declarations([str(p) for p in DECLARATION_FILES])}["exp"].impl
+    assert isinstance(exp, Pointwise)
+    dtypes = {t for backend in exp.dtypes.values() for t in backend}
     assert 0 < len(dtypes) < len(DTYPES)
     assert rewritten == sorted(kernels.functors_header(shard_of("exp"), t) for t in dtypes)
 

@@ -1,6 +1,6 @@
 """tests/codegen/test_samples.py: `numpy:`, `dtypes:` and `samples:` of ops that are not pointwise.
 
-The model picks each sample's signature and derives what it leaves out (codegen/samples.py);
+The model picks each sample's signature and derives what it leaves out (codegen/testplan.py);
 the test table names the reference as a function of tests/python/numpy_ref.py or as a lambda.
 Bad values are in bad/ (samples_*.yaml, numpy_*.yaml).
 """
@@ -13,6 +13,7 @@ from typing import Dict
 from codegen import gen
 from codegen.dest import tests as test_table
 from codegen.model import Declaration
+from codegen.schema import DType
 
 REPO = Path(__file__).resolve().parents[2]
 NUMPY_REF = REPO / "tests" / "python" / "numpy_ref.py"
@@ -38,7 +39,7 @@ def test_samples_are_derived_from_the_signatures(write_declarations) -> None:
   numpy: self
   dtypes: all
 """)["op"]
-    assert [(s.signature, dict(s.args)) for s in d.samples] == [
+    assert [(s.signature, dict(s.args)) for s in d.tests.samples] == [
         (0, {"self": (3, 4), "dim0": 0, "dims": (-1,)}),
         (1, {"self": (3, 4), "index": (3, 4), "size": (2, 6), "value": 2}),
     ]
@@ -60,11 +61,11 @@ def test_a_sample_calls_the_first_signature_its_values_fit(write_declarations) -
     - {value: 2}
     - {self: [4], value: []}
 """)["fill"]
-    assert [(s.signature, dict(s.args)) for s in d.samples] == [
+    assert [(s.signature, dict(s.args)) for s in d.tests.samples] == [
         (1, {"self": (3, 4), "mask": (3, 4), "value": 2}),
         (0, {"self": (4,), "mask": (3, 4), "value": ()}),
     ]
-    assert d.dtypes == {"cpu": ("int64", "float32"), "cuda": ("int64", "float32")}
+    assert d.tests.dtypes == (DType.int64, DType.float32)
 
 
 def test_the_table_names_a_function_or_makes_a_lambda(write_declarations) -> None:
@@ -99,7 +100,8 @@ def test_every_reference_function_exists() -> None:
     """The real declarations name only functions that tests/python/numpy_ref.py defines."""
     defined = {n.name for n in ast.parse(NUMPY_REF.read_text(encoding="utf-8")).body if isinstance(n, ast.FunctionDef)}
     decls = gen.load_declarations(sorted(str(p) for p in (REPO / "declarations").glob("*.yaml")))
-    named = {d.name: d.numpy_function for d in decls if d.numpy_function}
+    named = {d.name: d.tests.reference_function(d.api.signatures) for d in decls if d.tests}
+    named = {name: function for name, function in named.items() if function}
     missing = {op: function for op, function in named.items() if function not in defined}
     assert not missing, f"not defined in {NUMPY_REF.name}: {missing}"
     assert len(named) >= 40
@@ -129,8 +131,8 @@ def test_lists_of_tensors_are_derived_and_sampled(write_declarations) -> None:
     - {}
     - {indices: [null, [4]], values: [3, 4], mode: fast}
 """)
-    assert [dict(s.args) for s in decls["stack"].samples] == [{"tensors": ((3, 4), (3, 4), (3, 4))}]
-    assert [dict(s.args) for s in decls["put"].samples] == [
+    assert [dict(s.args) for s in decls["stack"].tests.samples] == [{"tensors": ((3, 4), (3, 4), (3, 4))}]
+    assert [dict(s.args) for s in decls["put"].tests.samples] == [
         {"self": (3, 4), "indices": ((3,),), "values": (3, 4)},
         {"self": (3, 4), "indices": (None, (4,)), "values": (3, 4), "mode": "fast"},
     ]
@@ -160,7 +162,7 @@ def test_the_table_says_what_each_signature_returns(write_declarations) -> None:
   numpy: unbind
   dtypes: all
 """)
-    assert [s.signature for s in decls["nanmedian"].samples] == [0, 1]
+    assert [s.signature for s in decls["nanmedian"].tests.samples] == [0, 1]
     table = test_table.emit(list(decls.values()))["tests/test_generated_ops.py"]
     assert 'returns=(("values", "indices"), "Tensor",),' in table
     assert 'returns=("Tensor[]",),' in table

@@ -21,7 +21,7 @@ import pytest
 from codegen import gen
 from codegen.api.python import Binding, Overload, bindings
 from codegen.dest import python_bindings
-from codegen.model import DTYPES
+from codegen.schema import DTYPE_NAMES, BaseTy, base_of, is_list
 
 HERE = Path(__file__).parent
 REPO = HERE.parents[1]
@@ -78,7 +78,8 @@ def test_stub_has_a_def_per_overload(which: str, run_codegen, tmp_path: Path) ->
         assert table
         for b in table:
             varargs = [ov for ov in b.overloads
-                       if [p.type.base == "int" and p.type.is_list for p in ov.params if not p.kwarg_only] == [True]]
+                       if [base_of(p.type) == BaseTy.int and is_list(p.type) for p in ov.params if not p.kwarg_only]
+                       == [True]]
             defs = found.get(b.name, [])
             assert len(defs) == len(b.overloads) + len(varargs), b.name
             assert all(("overload" in _decorators(d)) == (len(defs) > 1) for d in defs), b.name
@@ -94,7 +95,7 @@ def test_package_stub_reexports_what_init_does(which: str, run_codegen, tmp_path
     tree = ast.parse(_generate(run_codegen, tmp_path, which)["python/__init__.pyi"])
     functions = [b.name for b in _bindings(which)[1]]
     imported = [a.name for n in tree.body if isinstance(n, ast.ImportFrom) and n.module == "wick._C" for a in n.names]
-    assert imported == ["device", "dtype", "from_dlpack", "from_numpy", *DTYPES, *functions]
+    assert imported == ["device", "dtype", "from_dlpack", "from_numpy", *DTYPE_NAMES, *functions]
     (all_,) = [n for n in tree.body if isinstance(n, ast.Assign) and ast.unparse(n.targets[0]) == "__all__"]
     assert ast.literal_eval(all_.value) == ["Tensor", "dtype", "device", "from_dlpack", "from_numpy", *functions]
 

@@ -1,6 +1,6 @@
 """tests/codegen/test_tuple_returns.py: `-> (Tensor values, Tensor indices)` from the model to every output.
 
-See Note [Tuple returns] in codegen/model.py. The bad-declaration corpus
+See Note [Tuple returns] in codegen/schema.py. The bad-declaration corpus
 (bad/tuple_return_*.yaml) has the declarations the model refuses.
 """
 from __future__ import annotations
@@ -17,7 +17,8 @@ from codegen.api import cpp
 from codegen.api.python import bindings, return_types
 from codegen.dest import python_bindings
 from codegen.errors import Location
-from codegen.model import ErrorAt, ReturnField, Signature
+from codegen.model import Form
+from codegen.schema import TENSOR, ErrorAt, Return, Signature
 
 HERE = Path(__file__).parent
 REAL = HERE.parents[1] / "declarations"
@@ -70,10 +71,10 @@ def _function(source: str, name: str) -> str:
 
 def test_tuple_return_parses_and_prints_back() -> None:
     text = "(Tensor self, int k) -> (Tensor values, Tensor indices)"
-    sig = Signature.parse(text, ERR)
-    assert sig.fields == (ReturnField("values", "Tensor"), ReturnField("indices", "Tensor"))
-    assert sig.returns == "(Tensor values, Tensor indices)" and str(sig) == text
-    assert Signature.parse("(Tensor self) -> Tensor", ERR).fields == ()
+    sig = Signature.parse(text, ERR, "op")
+    assert sig.fields == (Return(TENSOR, "values"), Return(TENSOR, "indices"))
+    assert sig.returns_text() == "(Tensor values, Tensor indices)" and str(sig) == text
+    assert Signature.parse("(Tensor self) -> Tensor", ERR, "op").fields == ()
 
 
 def test_cpp_side_is_a_std_tuple_and_out_takes_one_tensor_per_field(generated: Dict[str, str]) -> None:
@@ -140,5 +141,5 @@ def test_real_declarations_have_their_return_types() -> None:
     sort = next(b for b in functions if b.name == "sort")
     assert sort.overloads[0].text.endswith("*, bool stable=False, tuple of Tensors out=None)")
     assert "out=None" in python_bindings._text_signature(sort)
-    fn = next(f for d in decls if d.name == "topk" for f in cpp.functions(d) if f.form == "out")
+    fn = next(f for d in decls if d.name == "topk" for f in cpp.functions(d) if f.form == Form.out)
     assert fn.arg_names[:2] == ["values", "indices"] and fn.returns == "std::tuple<Tensor, Tensor>"

@@ -18,7 +18,8 @@ from typing import List
 import pytest
 
 from codegen import gen
-from codegen.model import Pointwise
+from codegen.model import Backend, Output, Pointwise
+from codegen.schema import DType
 
 REPO = Path(__file__).resolve().parents[2]
 CPP_TYPES = {"bool": "bool", "uint8": "uint8_t", "int8": "int8_t", "int16": "int16_t", "int32": "int32_t",
@@ -31,7 +32,8 @@ def _expected_on_vectors(dtype: str) -> List[str]:
     decls = gen.load_declarations([str(p) for p in sorted((REPO / "declarations").glob("*.yaml"))])
     names = []
     for d in decls:
-        if not isinstance(d.impl, Pointwise) or d.impl.output != "bool" or dtype not in d.dtypes["cpu"]:
+        if not isinstance(d.impl, Pointwise) or d.impl.output != Output.bool \
+                or DType(dtype) not in d.impl.dtypes[Backend.cpu]:
             continue
         calls = any(isinstance(n, ast.Call) for n in ast.walk(ast.parse(d.impl.expr, mode="eval")))
         if dtype in ("float16", "bfloat16", "float32", "float64") or not calls:

@@ -40,7 +40,7 @@ class Param:
     elem_optional: bool  # Tensor?[]
     has_default: bool
     kw_only: bool
-    role: str = "value"  # what the generated tests take it for (codegen/samples.py): dim, size, tensor...
+    role: str = "value"  # what the generated tests take it for (codegen/testplan.py): dim, size, tensor...
 
 
 @dataclass(frozen=True)
@@ -63,13 +63,14 @@ def _declarations():
 def bindings():
     """Every generated Tensor method and wick function, with its overloads as Python sees them."""
     decls = _declarations()
-    from codegen import samples
+    from codegen import schema, testplan
     from codegen.api import python as api
     methods, functions = api.bindings(decls)
     return tuple(Binding(b.name, b.method, tuple(
-        tuple(Param(p.name, p.type.base, p.type.is_list, p.type.optional, p.type.elem_optional, p.default is not None,
-                    p.kwarg_only, samples.role(p)) for p in o.params) for o in b.overloads),
-        Path(b.overloads[0].decl.loc.file).stem) for b in methods + functions)
+        tuple(Param(p.name, schema.base_of(p.type).value, schema.is_list(p.type), schema.is_optional(p.type),
+                    str(p.type) == "Tensor?[]", p.default is not None, p.kwarg_only, testplan.role(p).value)
+              for p in o.params) for o in b.overloads),
+        Path(b.decl.loc.file).stem) for b in methods + functions)
 
 
 @functools.lru_cache(maxsize=None)

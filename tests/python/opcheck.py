@@ -1,7 +1,7 @@
 """The checks behind generated/tests/test_generated_ops.py: one op against its NumPy reference.
 
 Each `Case` is a table row the generator writes from a declaration: its signatures,
-each parameter with its role (codegen/samples.py) and what each signature returns
+each parameter with its role (codegen/testplan.py) and what each signature returns
 (a tensor, a named tuple of them or a tuple of them), the calls to make (samples),
 the dtypes it takes, its forms, and its reference. `check` runs one case, for one
 dtype, in one layout, over every sample; `params` says which layouts apply to a case.
@@ -66,7 +66,7 @@ BROADCAST_SHAPES = [(3, 1), (4,), (1, 4), (4,), (3, 1)]
 
 @dataclass(frozen=True)
 class P:
-    """A parameter: its name, role (codegen/samples.py), default, and whether it is keyword-only."""
+    """A parameter: its name, role (codegen/testplan.py), default, and whether it is keyword-only."""
     name: str
     role: str
     default: object = REQUIRED

@@ -1,4 +1,4 @@
-"""The named tuples of wick.return_types (Note [Tuple returns] in codegen/model.py), as torch.return_types.
+"""The named tuples of wick.return_types (Note [Tuple returns] in codegen/schema.py), as torch.return_types.
 
 One type per op returning a tuple, a tuple subclass: unpackable, indexable, with
 named fields, PyTorch's repr, picklable; stubs that mypy --strict accepts.

@@ -6,7 +6,7 @@
 namespace wick {
 
 static_assert(kNumDTypes == 10, "the tables below have one entry per dtype");
-// Every table the generator writes (here, in the ops units) follows codegen/model.py's DTYPES.
+// Every table the generator writes (here, in the ops units) follows codegen/schema.py's DTYPES.
 static_assert(dtype_of<bool>::value == DType(0), "DTYPES follows the order of wick::DType");
 static_assert(dtype_of<uint8_t>::value == DType(1), "DTYPES follows the order of wick::DType");
 static_assert(dtype_of<int8_t>::value == DType(2), "DTYPES follows the order of wick::DType");

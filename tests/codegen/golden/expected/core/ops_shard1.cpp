@@ -15,7 +15,7 @@ template <typename T> struct lt_op;
 
 static_assert(kNumDTypes == 10, "the kernel tables below have one entry per dtype");
 static_assert(TensorIter::kMaxOperands == 5 + 1,
-              "codegen/model.py lets a pointwise op take MAX_OPERANDS tensors, and the output is one more");
+              "codegen/reader.py lets a pointwise op take MAX_OPERANDS tensors, and the output is one more");
 
 namespace {
 
