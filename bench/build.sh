@@ -8,7 +8,8 @@
 # full     a from-scratch build in $BUILD_DIR (default build-bench, emptied first), with
 #          CUDA when the toolkit is found and no compiler launcher, so no cache helps.
 # edit     in $BUILD_DIR, brought up to date (configured and built first if need be):
-#          edits one declaration at a time (exp's expression, exp's doc, sum's doc),
+#          adds an op (the README's square), then edits one declaration at a time (exp's
+#          expression, exp's doc, sum's doc),
 #          rebuilds, and prints the Ninja steps that ran and the time they took; every
 #          edit is undone (and rebuilt) before the next, and on exit.
 #
@@ -90,8 +91,8 @@ ninja_steps() {
   grep -E '^\[[0-9]+/[0-9]+\] ' "$LOG" | sed -E 's/^\[[0-9]+\/[0-9]+\] //' | grep -v '^Re-checking globbed' || true
 }
 
-# edit <label> <file> <old> <new>: replaces the one occurrence of <old> in <file> by <new>,
-# rebuilds and reports; then puts the file back and rebuilds again.
+# edit <label> <file> <old> <new>: replaces the one occurrence of <old> in <file> by <new> (with
+# an empty <old>, appends <new>), rebuilds and reports; then puts the file back and rebuilds again.
 edit() {
   local label=$1 file=$2 old=$3 new=$4 steps
   cp "$file" "$SAVED"
@@ -100,8 +101,12 @@ edit() {
 import sys
 path, old, new = sys.argv[1:]
 text = open(path, encoding="utf-8").read()
-assert text.count(old) == 1, f"{path} has {text.count(old)} copies of {old!r}, not one"
-open(path, "w", encoding="utf-8").write(text.replace(old, new))
+if old:
+    assert text.count(old) == 1, f"{path} has {text.count(old)} copies of {old!r}, not one"
+    text = text.replace(old, new)
+else:
+    text += new
+open(path, "w", encoding="utf-8").write(text)
 ' "$file" "$old" "$new"
   timed "$label: rebuild" cmake --build "$BUILD_DIR"
   steps=$(ninja_steps)
@@ -112,12 +117,27 @@ open(path, "w", encoding="utf-8").write(text.replace(old, new))
   cmake --build "$BUILD_DIR" >/dev/null
 }
 
+# The op of the README's worked example.
+SQUARE='
+- name: square
+  signatures:
+    - (Tensor self) -> Tensor
+  variants: [method, function]
+  inplace: true
+  out: true
+  pointwise: self * self
+  dtypes: [uint8, int8, int16, int32, int64, float16, bfloat16, float32, float64]
+  doc: The square of each element of ``self``.
+  numpy: self * self
+'
+
 bench_edit() {
   echo "== one edited declaration, rebuilt in $BUILD_DIR"
   [[ -f $BUILD_DIR/build.ninja ]] || cmake -S . -B "$BUILD_DIR" "${CMAKE_ARGS[@]}" >/dev/null
   cmake --build "$BUILD_DIR" >/dev/null
   timed "nothing changed: rebuild" cmake --build "$BUILD_DIR"
   echo "  $(ninja_steps | grep -c .) Ninja steps"
+  edit "adding square (the README's example)" declarations/pointwise.yaml "" "$SQUARE"
   edit "exp's expression" declarations/pointwise.yaml "pointwise: exp(self)" "pointwise: exp(self * 1)"
   edit "exp's doc" declarations/pointwise.yaml "The exponential of each element" \
        "The exponential (e**x) of each element"

@@ -1,30 +1,31 @@
 # cmake/WickCodegen.cmake: runs `python3 -m codegen` whenever a declaration, a
 # template or the generator itself changes, or the Python package whose names the
-# ops may not take (codegen/names.py). See Note [Fixed outputs] in codegen/gen.py.
+# ops may not take (codegen/names.py). See Note [Generated outputs] in codegen/gen.py.
 include_guard(GLOBAL)
 
+file(GLOB WICK_DECLARATIONS CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/declarations/*.yaml)
 execute_process(
-  COMMAND ${Python_EXECUTABLE} -m codegen --list-outputs
+  COMMAND ${Python_EXECUTABLE} -m codegen --list-outputs --declarations ${PROJECT_SOURCE_DIR}/declarations
   WORKING_DIRECTORY ${PROJECT_SOURCE_DIR}
   OUTPUT_VARIABLE _wick_outputs
   ERROR_VARIABLE _wick_error
   RESULT_VARIABLE _wick_rc
   OUTPUT_STRIP_TRAILING_WHITESPACE)
 if(NOT _wick_rc EQUAL 0)
-  message(FATAL_ERROR "codegen does not run with ${Python_EXECUTABLE}:\n${_wick_error}\n"
-                      "It needs PyYAML and Jinja2 (apt-get install python3-yaml python3-jinja2).")
+  message(FATAL_ERROR "codegen cannot list its outputs with ${Python_EXECUTABLE}:\n${_wick_error}\n"
+                      "It needs PyYAML and Jinja2 (apt-get install python3-yaml python3-jinja2), "
+                      "and declarations it can read.")
 endif()
 list(TRANSFORM _wick_outputs PREPEND ${WICK_GENERATED_DIR}/ OUTPUT_VARIABLE WICK_GENERATED_FILES)
 
-file(GLOB WICK_DECLARATIONS CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/declarations/*.yaml)
 file(GLOB_RECURSE _wick_generator CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/codegen/*.py)
 file(GLOB _wick_templates CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/codegen/templates/*.j2)
 file(GLOB _wick_package CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/python_ext/wick/*.py)
 set(WICK_CODEGEN_SOURCES ${_wick_generator} ${_wick_templates})
-# The generator's code fixes the list (the number of shards, Note [Shards] in
-# codegen/dest/common.py): when it changes, CMake asks for the list again.
-# Declarations and templates never change it, so editing them needs no reconfigure.
-set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${_wick_generator})
+# The declarations and the generator's code make the list (one header per op; the number
+# of shards, Note [Shards] in codegen/dest/common.py): when they change, CMake asks for
+# the list again. Templates never change it.
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${WICK_DECLARATIONS} ${_wick_generator})
 
 add_custom_command(
   OUTPUT ${WICK_GENERATED_FILES}

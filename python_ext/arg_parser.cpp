@@ -9,7 +9,7 @@
 #include "errors.h"
 #include "owned_ref.h"
 #include "tensor_type.h"
-#include "wick/ops.h"
+#include "wick/ops/item.h"
 
 namespace wick {
 namespace python {

@@ -32,7 +32,12 @@
 #include "tensor_type.h"
 #include "wick/core_ops.h"
 #include "wick/indexing.h"
-#include "wick/ops.h"
+#include "wick/ops/copy_.h"
+#include "wick/ops/index_put_.h"
+#include "wick/ops/item.h"
+#include "wick/ops/select.h"
+#include "wick/ops/to.h"
+#include "wick/ops/unsqueeze.h"
 
 namespace wick {
 namespace python {

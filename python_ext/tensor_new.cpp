@@ -16,7 +16,10 @@
 #include "tensor_type.h"
 #include "wick/core_ops.h"
 #include "wick/dispatch.h"
-#include "wick/ops.h"
+#include "wick/ops/contiguous.h"
+#include "wick/ops/cpu.h"
+#include "wick/ops/empty.h"
+#include "wick/ops/to.h"
 
 namespace wick {
 namespace python {

@@ -6,7 +6,7 @@
 #include "errors.h"
 #include "python_impls.h"
 #include "tensor_type.h"
-#include "wick/ops.h"
+#include "wick/ops/to.h"
 
 namespace wick {
 namespace python {

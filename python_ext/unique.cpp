@@ -2,7 +2,7 @@
 #include "errors.h"
 #include "no_gil.h"
 #include "python_impls.h"
-#include "wick/ops.h"
+#include "wick/ops/_unique2.h"
 #include "wrap.h"
 
 namespace wick {

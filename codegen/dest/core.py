@@ -6,7 +6,7 @@ from typing import Dict, List, Tuple
 
 from codegen.api import cpp
 from codegen.dest.common import CPP_TYPE, NUM_SHARDS, by_shard, render
-from codegen.model import Backend, Cpp, Declaration, Form, Output, Pointwise, Promotion
+from codegen.model import Backend, Cpp, Declaration, Form, Output, Pointwise, Promotion, PythonGlue
 from codegen.reader import MAX_OPERANDS
 from codegen.schema import DTYPES
 
@@ -52,8 +52,19 @@ def ops_unit(shard: int) -> str:
     return f"core/ops_shard{shard}.cpp"
 
 
-def outputs() -> List[str]:
-    return ["include/wick/ops.h", *(ops_unit(s) for s in range(NUM_SHARDS)), "core/copy_kernels.cpp"]
+def op_header(cpp_name: str) -> str:
+    """The header of the C++ functions wick::<cpp_name>, <cpp_name>_ and <cpp_name>_out."""
+    return f"include/wick/ops/{cpp_name}.h"
+
+
+def _headers(decls: List[Declaration]) -> List[str]:
+    """The op headers, one per base name of core's functions, sorted."""
+    return sorted({op_header(d.cpp_name) for d in decls if not isinstance(d.impl, PythonGlue)})
+
+
+def outputs(decls: List[Declaration]) -> List[str]:
+    return ["include/wick/ops.h", *_headers(decls), *(ops_unit(s) for s in range(NUM_SHARDS)),
+            "core/copy_kernels.cpp"]
 
 
 def emit(decls: List[Declaration]) -> Dict[str, str]:
@@ -65,15 +76,24 @@ def emit(decls: List[Declaration]) -> Dict[str, str]:
             bodies.append((fn, _pointwise_body(fn)))
         elif isinstance(fn.decl.impl, Cpp) and not fn.hand_written:
             bodies.append((fn, _derived_body(fn)))
+    headers = _headers(decls)
     files = {
-        "include/wick/ops.h": render("ops.h.j2", functions=core_fns),
+        "include/wick/ops.h": render("ops.h.j2", headers=[h[len("include/"):] for h in headers]),
         "core/copy_kernels.cpp": render("copy_tables.cpp.j2", cpp_types=[CPP_TYPE[t] for t in DTYPES]),
     }
+    by_header: Dict[str, List[cpp.CppFunction]] = {h: [] for h in headers}
+    for fn in core_fns:
+        by_header[op_header(fn.decl.cpp_name)].append(fn)
+    for header, header_fns in by_header.items():
+        ops = list(dict.fromkeys(fn.decl.name for fn in header_fns))
+        files[header] = render("op.h.j2", name=header_fns[0].decl.cpp_name, ops=ops, functions=header_fns)
     shard_bodies = by_shard(bodies, lambda body: body[0].decl.name)
     pointwise = [d for d in decls if isinstance(d.impl, Pointwise)]
     for s, shard_pointwise in enumerate(by_shard(pointwise, lambda d: d.name)):
+        includes = sorted({op_header(fn.decl.cpp_name)[len("include/"):] for fn, _ in shard_bodies[s]})
         files[ops_unit(s)] = render("ops.cpp.j2", shard=s, bodies=shard_bodies[s], max_operands=MAX_OPERANDS,
-                                    pointwise=[_kernel_table(d) for d in shard_pointwise], dtypes=DTYPES)
+                                    pointwise=[_kernel_table(d) for d in shard_pointwise], dtypes=DTYPES,
+                                    includes=includes)
     return files
 
 

@@ -6,6 +6,7 @@ from typing import Callable, Dict, List, Tuple
 from codegen.api import cpp
 from codegen.api.python import (MAX_OVERLOADS, MAX_PARAMS, Binding, Overload, arg_kind, bindings, default_spec,
                                  return_types)
+from codegen.dest import core
 from codegen.dest.common import NUM_SHARDS, by_shard, c_string, render
 from codegen.model import Declaration, PythonGlue
 from codegen.schema import BaseTy, Param, Return, base_of, is_list, is_optional
@@ -201,8 +202,10 @@ def emit(decls: List[Declaration]) -> Dict[str, str]:
     }
     # Note [Shards]: a binding goes with the op that declares it.
     for s, shard in enumerate(by_shard(methods + functions, lambda b: b.decl.name)):
+        includes = sorted({core.op_header(ov.decl.cpp_name)[len("include/"):] for b in shard for ov in b.overloads
+                           if not ov.python_glue})
         files[bindings_unit(s)] = render("bindings.cpp.j2", shard=s, bindings=[rows[b.c_name] for b in shard],
-                                         max_params=MAX_PARAMS, max_overloads=MAX_OVERLOADS)
+                                         max_params=MAX_PARAMS, max_overloads=MAX_OVERLOADS, includes=includes)
     return files
 
 

@@ -1,6 +1,8 @@
 // core/src/clamp.cpp: clamp, composed of the pointwise ops clamp_min and clamp_max.
 #include "wick/core_ops.h"
-#include "wick/ops.h"
+#include "wick/ops/clamp.h"
+#include "wick/ops/clamp_max.h"
+#include "wick/ops/clamp_min.h"
 
 namespace wick {
 namespace {

@@ -6,7 +6,11 @@
 #include <optional>
 #include <string_view>
 
-#include "wick/ops.h"
+#include "wick/ops/div.h"
+#include "wick/ops/div_.h"
+#include "wick/ops/div_trunc.h"
+#include "wick/ops/floor_divide.h"
+#include "wick/ops/true_divide.h"
 
 namespace wick {
 namespace {

@@ -10,7 +10,19 @@
 #include "wick/cast.h"
 #include "wick/core_ops.h"
 #include "wick/dispatch.h"
-#include "wick/ops.h"
+#include "wick/ops/clone.h"
+#include "wick/ops/contiguous.h"
+#include "wick/ops/copy_.h"
+#include "wick/ops/empty.h"
+#include "wick/ops/expand.h"
+#include "wick/ops/index_put.h"
+#include "wick/ops/index_put_.h"
+#include "wick/ops/item.h"
+#include "wick/ops/nonzero.h"
+#include "wick/ops/select.h"
+#include "wick/ops/to.h"
+#include "wick/ops/unsqueeze.h"
+#include "wick/ops/zeros.h"
 
 namespace wick {
 namespace {

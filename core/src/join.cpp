@@ -3,7 +3,16 @@
 #include <vector>
 
 #include "wick/core_ops.h"
-#include "wick/ops.h"
+#include "wick/ops/cat.h"
+#include "wick/ops/clone.h"
+#include "wick/ops/copy_.h"
+#include "wick/ops/empty.h"
+#include "wick/ops/hstack.h"
+#include "wick/ops/narrow.h"
+#include "wick/ops/select.h"
+#include "wick/ops/stack.h"
+#include "wick/ops/unsqueeze.h"
+#include "wick/ops/vstack.h"
 
 namespace wick {
 namespace {

@@ -3,7 +3,9 @@
 
 #include "wick/core_ops.h"
 #include "wick/dispatch.h"
-#include "wick/ops.h"
+#include "wick/ops/clone.h"
+#include "wick/ops/nan_to_num.h"
+#include "wick/ops/replace_nonfinite.h"
 
 namespace wick {
 

@@ -6,7 +6,10 @@
 
 #include "wick/core_ops.h"
 #include "wick/dispatch.h"
-#include "wick/ops.h"
+#include "wick/ops/clone.h"
+#include "wick/ops/copy_.h"
+#include "wick/ops/empty.h"
+#include "wick/ops/to.h"
 
 namespace wick {
 namespace {

@@ -1,5 +1,11 @@
 // core/src/properties.cpp: a tensor's geometry as the declared ops report it.
-#include "wick/ops.h"
+#include "wick/ops/data_ptr.h"
+#include "wick/ops/dim.h"
+#include "wick/ops/is_contiguous.h"
+#include "wick/ops/numel.h"
+#include "wick/ops/size.h"
+#include "wick/ops/storage_offset.h"
+#include "wick/ops/stride.h"
 
 namespace wick {
 

@@ -4,6 +4,10 @@
 #include <vector>
 
 #include "reducers.h"
+#include "wick/ops/mean.h"
+#include "wick/ops/prod.h"
+#include "wick/ops/sum.h"
+#include "wick/ops/to.h"
 #include "wick/overflow.h"
 
 namespace wick {

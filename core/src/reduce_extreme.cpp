@@ -1,6 +1,18 @@
 // core/src/reduce_extreme.cpp: max, min (also along a dim), amax, amin, argmax, argmin, all, any
 // (Note [Reduction units] in reducers.h).
 #include "reducers.h"
+#include "wick/ops/all.h"
+#include "wick/ops/amax.h"
+#include "wick/ops/amin.h"
+#include "wick/ops/any.h"
+#include "wick/ops/argmax.h"
+#include "wick/ops/argmin.h"
+#include "wick/ops/empty.h"
+#include "wick/ops/max.h"
+#include "wick/ops/maximum.h"
+#include "wick/ops/min.h"
+#include "wick/ops/minimum.h"
+#include "wick/ops/to.h"
 
 namespace wick {
 namespace {

@@ -17,7 +17,10 @@
 #include "wick/core_ops.h"
 #include "wick/cpu/vec_double.h"
 #include "wick/dispatch.h"
-#include "wick/ops.h"
+#include "wick/ops/abs.h"
+#include "wick/ops/empty.h"
+#include "wick/ops/isnan.h"
+#include "wick/ops/select.h"
 #include "wick/reduce_engine.h"
 
 namespace wick {

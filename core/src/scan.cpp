@@ -8,7 +8,10 @@
 #include "wick/cast.h"
 #include "wick/core_ops.h"
 #include "wick/dispatch.h"
-#include "wick/ops.h"
+#include "wick/ops/cumprod.h"
+#include "wick/ops/cumsum.h"
+#include "wick/ops/empty.h"
+#include "wick/ops/to.h"
 #include "wick/reduce_engine.h"
 
 namespace wick {

@@ -6,6 +6,13 @@
 #include <type_traits>
 
 #include "sort_lines.h"
+#include "wick/ops/argsort.h"
+#include "wick/ops/kthvalue.h"
+#include "wick/ops/median.h"
+#include "wick/ops/nanmedian.h"
+#include "wick/ops/reshape.h"
+#include "wick/ops/sort.h"
+#include "wick/ops/topk.h"
 
 namespace wick {
 namespace {

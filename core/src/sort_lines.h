@@ -11,7 +11,7 @@
 #include "wick/cast.h"
 #include "wick/core_ops.h"
 #include "wick/dispatch.h"
-#include "wick/ops.h"
+#include "wick/ops/empty.h"
 
 namespace wick {
 namespace detail {

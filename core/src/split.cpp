@@ -2,7 +2,11 @@
 #include <algorithm>
 #include <vector>
 
-#include "wick/ops.h"
+#include "wick/ops/chunk.h"
+#include "wick/ops/narrow.h"
+#include "wick/ops/select.h"
+#include "wick/ops/split.h"
+#include "wick/ops/unbind.h"
 
 namespace wick {
 namespace {

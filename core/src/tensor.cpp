@@ -6,7 +6,11 @@
 #include <optional>
 
 #include "wick/core_ops.h"
-#include "wick/ops.h"
+#include "wick/ops/copy_.h"
+#include "wick/ops/dim.h"
+#include "wick/ops/empty.h"
+#include "wick/ops/fill_.h"
+#include "wick/ops/to.h"
 #include "wick/overflow.h"
 
 namespace wick {

@@ -9,7 +9,13 @@
 #include "wick/cast.h"
 #include "wick/core_ops.h"
 #include "wick/dispatch.h"
-#include "wick/ops.h"
+#include "wick/ops/all.h"
+#include "wick/ops/allclose.h"
+#include "wick/ops/cpu.h"
+#include "wick/ops/eq.h"
+#include "wick/ops/equal.h"
+#include "wick/ops/expand.h"
+#include "wick/ops/item.h"
 
 namespace wick {
 namespace {

@@ -4,6 +4,13 @@
 #include <vector>
 
 #include "sort_lines.h"
+#include "wick/ops/_unique2.h"
+#include "wick/ops/contiguous.h"
+#include "wick/ops/empty.h"
+#include "wick/ops/index_select.h"
+#include "wick/ops/movedim.h"
+#include "wick/ops/reshape.h"
+#include "wick/ops/sort.h"
 
 namespace wick {
 

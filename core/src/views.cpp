@@ -5,7 +5,27 @@
 #include <vector>
 
 #include "wick/core_ops.h"
-#include "wick/ops.h"
+#include "wick/ops/clamp.h"
+#include "wick/ops/clone.h"
+#include "wick/ops/contiguous.h"
+#include "wick/ops/copy_.h"
+#include "wick/ops/diagonal.h"
+#include "wick/ops/expand.h"
+#include "wick/ops/expand_as.h"
+#include "wick/ops/flatten.h"
+#include "wick/ops/movedim.h"
+#include "wick/ops/narrow.h"
+#include "wick/ops/permute.h"
+#include "wick/ops/reshape.h"
+#include "wick/ops/select.h"
+#include "wick/ops/size.h"
+#include "wick/ops/squeeze.h"
+#include "wick/ops/stride.h"
+#include "wick/ops/t.h"
+#include "wick/ops/transpose.h"
+#include "wick/ops/unflatten.h"
+#include "wick/ops/unsqueeze.h"
+#include "wick/ops/view.h"
 #include "wick/overflow.h"
 
 namespace wick {

@@ -1,5 +1,7 @@
 // core/src/where.cpp: where, which takes a bool condition (uint8 deprecated) and runs the _s_where kernel.
-#include "wick/ops.h"
+#include "wick/ops/_s_where.h"
+#include "wick/ops/to.h"
+#include "wick/ops/where.h"
 
 namespace wick {
 namespace {

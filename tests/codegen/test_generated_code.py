@@ -65,6 +65,15 @@ def _misplaced_pointwise_arguments(ops_cpp: str) -> List[str]:
     return problems
 
 
+def _op_headers(out: Path) -> str:
+    """The op headers of a generated tree, as one text; wick/ops.h includes each."""
+    headers = sorted((out / "include" / "wick" / "ops").glob("*.h"))
+    ops_h = (out / "include" / "wick" / "ops.h").read_text(encoding="utf-8")
+    assert [f'#include "wick/ops/{h.name}"' for h in headers] == [line for line in ops_h.splitlines()
+                                                                 if line.startswith("#include")]
+    return "".join(h.read_text(encoding="utf-8") for h in headers)
+
+
 def _undeclared_calls(ops_cpp: str, ops_h: str) -> List[str]:
     declared = set(_PROTOTYPE.findall(ops_h))
     return sorted({f"{name} calls {call['fn']}()" for name, _, body in _definitions(ops_cpp)
@@ -83,11 +92,11 @@ def test_pointwise_bodies_pass_tensors_and_scalars_apart(which, run_codegen, tmp
 
 @pytest.mark.parametrize("which", sorted(DECLARATION_SETS))
 def test_ops_cpp_calls_only_declared_functions(which, run_codegen, tmp_path) -> None:
-    """Every wick function a body in the ops units calls is declared in ops.h."""
+    """Every wick function a body in the ops units calls is declared in an op header (wick/ops/<name>.h)."""
     out = _generate(run_codegen, tmp_path, DECLARATION_SETS[which])
     assert out is not None
     ops_cpp = _ops_cpp(out)
-    ops_h = (out / "include" / "wick" / "ops.h").read_text(encoding="utf-8")
+    ops_h = _op_headers(out)
     assert any(_CALL.search(body) for _, _, body in _definitions(ops_cpp)), "no call found: has the form changed?"
     assert _undeclared_calls(ops_cpp, ops_h) == []
 
@@ -123,7 +132,7 @@ def test_cpp_op_in_place_without_out_form(write_declarations, run_codegen, tmp_p
     out = _generate(run_codegen, tmp_path / "out", decl_dir)
     if out is not None:
         ops_cpp = _ops_cpp(out)
-        ops_h = (out / "include" / "wick" / "ops.h").read_text(encoding="utf-8")
+        ops_h = _op_headers(out)
         assert _undeclared_calls(ops_cpp, ops_h) == []
 
 
@@ -172,7 +181,7 @@ def test_cpp_only_op_has_cpp_functions_and_no_binding(run_codegen, tmp_path) -> 
     """`variants: []` gives wick::div_trunc and its _ and _out forms, and nothing that Python sees."""
     out = _generate(run_codegen, tmp_path, DECLARATION_SETS["golden"])
     assert out is not None
-    ops_h = (out / "include" / "wick" / "ops.h").read_text(encoding="utf-8")
+    ops_h = _op_headers(out)
     assert {"div_trunc", "div_trunc_", "div_trunc_out"} <= set(_PROTOTYPE.findall(ops_h))
     python_side = {"bindings": _read_shards(out, "python/bindings_shard*.cpp"),
                    "method tables": _read_shards(out, "python/method_tables.cpp")}
@@ -183,10 +192,10 @@ def test_cpp_only_op_has_cpp_functions_and_no_binding(run_codegen, tmp_path) -> 
 
 
 def test_an_alias_declares_and_defines_its_cpp_function_once(run_codegen, tmp_path) -> None:
-    """concat names cat's C++ function: ops.h declares it once, ops.cpp defines it once, both bind it."""
+    """concat names cat's C++ function: its header declares it once, ops.cpp defines it once, both bind it."""
     out = _generate(run_codegen, tmp_path, DECLARATION_SETS["golden"])
     assert out is not None
-    ops_h = (out / "include" / "wick" / "ops.h").read_text(encoding="utf-8")
+    ops_h = _op_headers(out)
     ops_cpp = _ops_cpp(out)
     assert _PROTOTYPE.findall(ops_h).count("cat") == 1 and _PROTOTYPE.findall(ops_h).count("cat_out") == 1
     assert [name for name, _, _ in _definitions(ops_cpp)].count("cat") == 1

@@ -10,7 +10,11 @@
 #include <vector>
 
 #include "wick/core_ops.h"
-#include "wick/ops.h"
+#include "wick/ops/arange.h"
+#include "wick/ops/contiguous.h"
+#include "wick/ops/empty.h"
+#include "wick/ops/to.h"
+#include "wick/ops/view.h"
 
 namespace wick {
 namespace test {

@@ -6,7 +6,16 @@
 #include <vector>
 
 #include "wick/core_ops.h"
-#include "wick/ops.h"
+#include "wick/ops/add.h"
+#include "wick/ops/contiguous.h"
+#include "wick/ops/copy_.h"
+#include "wick/ops/empty.h"
+#include "wick/ops/expand.h"
+#include "wick/ops/fill_.h"
+#include "wick/ops/mul.h"
+#include "wick/ops/reshape.h"
+#include "wick/ops/to.h"
+#include "wick/ops/zeros.h"
 
 namespace wick {
 namespace {

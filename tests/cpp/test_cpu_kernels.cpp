@@ -12,7 +12,17 @@
 
 #include "wick/core_ops.h"
 #include "wick/cpu/parallel.h"
-#include "wick/ops.h"
+#include "wick/ops/contiguous.h"
+#include "wick/ops/empty.h"
+#include "wick/ops/exp.h"
+#include "wick/ops/expand.h"
+#include "wick/ops/log1p.h"
+#include "wick/ops/mul.h"
+#include "wick/ops/narrow.h"
+#include "wick/ops/permute.h"
+#include "wick/ops/sigmoid.h"
+#include "wick/ops/tanh.h"
+#include "wick/ops/to.h"
 #include "wick/tensor_iter.h"
 
 namespace wick {

@@ -8,7 +8,26 @@
 #include <typeinfo>
 
 #include "wick/core_ops.h"
-#include "wick/ops.h"
+#include "wick/ops/add.h"
+#include "wick/ops/arange.h"
+#include "wick/ops/copy_.h"
+#include "wick/ops/cuda.h"
+#include "wick/ops/empty.h"
+#include "wick/ops/item.h"
+#include "wick/ops/mm.h"
+#include "wick/ops/narrow.h"
+#include "wick/ops/ones.h"
+#include "wick/ops/rand.h"
+#include "wick/ops/randn.h"
+#include "wick/ops/select.h"
+#include "wick/ops/size.h"
+#include "wick/ops/squeeze.h"
+#include "wick/ops/stride.h"
+#include "wick/ops/sum.h"
+#include "wick/ops/to.h"
+#include "wick/ops/transpose.h"
+#include "wick/ops/unsqueeze.h"
+#include "wick/ops/zeros.h"
 
 namespace wick {
 namespace {

@@ -8,7 +8,14 @@
 #include "helpers.h"
 #include "wick/core_ops.h"
 #include "wick/indexing.h"
-#include "wick/ops.h"
+#include "wick/ops/contiguous.h"
+#include "wick/ops/nonzero.h"
+#include "wick/ops/put_.h"
+#include "wick/ops/scatter_.h"
+#include "wick/ops/scatter_add_.h"
+#include "wick/ops/take.h"
+#include "wick/ops/transpose.h"
+#include "wick/ops/zeros.h"
 
 namespace wick {
 namespace {

@@ -11,7 +11,15 @@
 #include "helpers.h"
 #include "wick/core_ops.h"
 #include "wick/indexing.h"
-#include "wick/ops.h"
+#include "wick/ops/expand.h"
+#include "wick/ops/full.h"
+#include "wick/ops/index_put.h"
+#include "wick/ops/index_put_.h"
+#include "wick/ops/nonzero.h"
+#include "wick/ops/select.h"
+#include "wick/ops/to.h"
+#include "wick/ops/transpose.h"
+#include "wick/ops/zeros.h"
 
 namespace wick {
 namespace {

@@ -5,6 +5,18 @@
 #include <vector>
 
 #include "helpers.h"
+#include "wick/ops/cat.h"
+#include "wick/ops/chunk.h"
+#include "wick/ops/empty.h"
+#include "wick/ops/expand.h"
+#include "wick/ops/hstack.h"
+#include "wick/ops/narrow.h"
+#include "wick/ops/split.h"
+#include "wick/ops/stack.h"
+#include "wick/ops/to.h"
+#include "wick/ops/transpose.h"
+#include "wick/ops/unbind.h"
+#include "wick/ops/vstack.h"
 #include "wick/tensor_list.h"
 
 namespace wick {

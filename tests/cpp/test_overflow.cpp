@@ -5,6 +5,17 @@
 #include <limits>
 
 #include "helpers.h"
+#include "wick/ops/add.h"
+#include "wick/ops/diagonal.h"
+#include "wick/ops/empty.h"
+#include "wick/ops/expand.h"
+#include "wick/ops/flatten.h"
+#include "wick/ops/narrow.h"
+#include "wick/ops/ones.h"
+#include "wick/ops/reshape.h"
+#include "wick/ops/select.h"
+#include "wick/ops/unflatten.h"
+#include "wick/ops/view.h"
 #include "wick/overflow.h"
 
 namespace wick {

@@ -5,7 +5,19 @@
 #include <vector>
 
 #include "wick/core_ops.h"
-#include "wick/ops.h"
+#include "wick/ops/add.h"
+#include "wick/ops/contiguous.h"
+#include "wick/ops/div.h"
+#include "wick/ops/div_.h"
+#include "wick/ops/empty.h"
+#include "wick/ops/eq.h"
+#include "wick/ops/gt.h"
+#include "wick/ops/lt.h"
+#include "wick/ops/mean.h"
+#include "wick/ops/mul.h"
+#include "wick/ops/sub.h"
+#include "wick/ops/sum.h"
+#include "wick/ops/to.h"
 
 namespace wick {
 namespace {

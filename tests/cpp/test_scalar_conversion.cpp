@@ -6,6 +6,10 @@
 #include <string>
 
 #include "helpers.h"
+#include "wick/ops/add.h"
+#include "wick/ops/fill_.h"
+#include "wick/ops/full.h"
+#include "wick/ops/zeros.h"
 #include "wick/scalar.h"
 
 namespace wick {

@@ -9,6 +9,19 @@
 #include <vector>
 
 #include "helpers.h"
+#include "wick/ops/_unique2.h"
+#include "wick/ops/argsort.h"
+#include "wick/ops/contiguous.h"
+#include "wick/ops/empty.h"
+#include "wick/ops/kthvalue.h"
+#include "wick/ops/max.h"
+#include "wick/ops/median.h"
+#include "wick/ops/min.h"
+#include "wick/ops/nanmedian.h"
+#include "wick/ops/sort.h"
+#include "wick/ops/to.h"
+#include "wick/ops/topk.h"
+#include "wick/ops/transpose.h"
 
 namespace wick {
 namespace {

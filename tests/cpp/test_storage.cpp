@@ -5,7 +5,24 @@
 #include <cstdlib>
 
 #include "wick/core_ops.h"
-#include "wick/ops.h"
+#include "wick/ops/add.h"
+#include "wick/ops/arange.h"
+#include "wick/ops/clone.h"
+#include "wick/ops/contiguous.h"
+#include "wick/ops/copy_.h"
+#include "wick/ops/empty.h"
+#include "wick/ops/full.h"
+#include "wick/ops/item.h"
+#include "wick/ops/max.h"
+#include "wick/ops/mm.h"
+#include "wick/ops/mv.h"
+#include "wick/ops/reshape.h"
+#include "wick/ops/select.h"
+#include "wick/ops/sum.h"
+#include "wick/ops/to.h"
+#include "wick/ops/transpose.h"
+#include "wick/ops/view.h"
+#include "wick/ops/zeros.h"
 
 namespace wick {
 namespace {

@@ -5,6 +5,15 @@
 #include <limits>
 
 #include "helpers.h"
+#include "wick/ops/allclose.h"
+#include "wick/ops/contiguous.h"
+#include "wick/ops/empty.h"
+#include "wick/ops/equal.h"
+#include "wick/ops/expand.h"
+#include "wick/ops/nan_to_num.h"
+#include "wick/ops/narrow.h"
+#include "wick/ops/to.h"
+#include "wick/ops/transpose.h"
 
 namespace wick {
 namespace {

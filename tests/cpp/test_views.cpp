@@ -5,7 +5,23 @@
 #include <vector>
 
 #include "wick/core_ops.h"
-#include "wick/ops.h"
+#include "wick/ops/add.h"
+#include "wick/ops/arange.h"
+#include "wick/ops/clone.h"
+#include "wick/ops/contiguous.h"
+#include "wick/ops/copy_.h"
+#include "wick/ops/expand.h"
+#include "wick/ops/fill_.h"
+#include "wick/ops/narrow.h"
+#include "wick/ops/permute.h"
+#include "wick/ops/reshape.h"
+#include "wick/ops/select.h"
+#include "wick/ops/squeeze.h"
+#include "wick/ops/t.h"
+#include "wick/ops/transpose.h"
+#include "wick/ops/unsqueeze.h"
+#include "wick/ops/view.h"
+#include "wick/ops/zeros.h"
 
 namespace wick {
 namespace {

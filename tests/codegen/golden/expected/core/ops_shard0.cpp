@@ -4,8 +4,9 @@
 // and in-place forms of hand-written ops with an out form.
 #include "wick/core_ops.h"
 #include "wick/kernel.h"
-#include "wick/ops.h"
 #include "wick/pointwise.h"
+#include "wick/ops/cat.h"
+#include "wick/ops/mm.h"
 
 namespace wick {
 

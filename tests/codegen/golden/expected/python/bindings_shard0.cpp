@@ -15,7 +15,9 @@
 #include "no_gil.h"
 #include "python_impls.h"
 #include "wrap.h"
-#include "wick/ops.h"
+#include "wick/ops/cat.h"
+#include "wick/ops/contiguous.h"
+#include "wick/ops/mm.h"
 
 namespace wick {
 namespace python {

@@ -15,7 +15,10 @@
 #include "no_gil.h"
 #include "python_impls.h"
 #include "wrap.h"
-#include "wick/ops.h"
+#include "wick/ops/cat.h"
+#include "wick/ops/div.h"
+#include "wick/ops/lt.h"
+#include "wick/ops/split.h"
 
 namespace wick {
 namespace python {

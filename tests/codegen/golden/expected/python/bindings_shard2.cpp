@@ -15,7 +15,8 @@
 #include "no_gil.h"
 #include "python_impls.h"
 #include "wrap.h"
-#include "wick/ops.h"
+#include "wick/ops/relu_mod.h"
+#include "wick/ops/sort.h"
 
 namespace wick {
 namespace python {

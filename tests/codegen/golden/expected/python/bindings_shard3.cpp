@@ -15,7 +15,9 @@
 #include "no_gil.h"
 #include "python_impls.h"
 #include "wrap.h"
-#include "wick/ops.h"
+#include "wick/ops/add.h"
+#include "wick/ops/fill_.h"
+#include "wick/ops/index_put_.h"
 
 namespace wick {
 namespace python {
