@@ -1,4 +1,4 @@
-"""tests/python/fuzz_torch_checks.py: calls of view and shape ops judged against PyTorch, in the child.
+"""tests/python/fuzz/fuzz_torch_checks.py: calls of view and shape ops judged against PyTorch, in the child.
 
 Run by test_fuzz_shapes.py through fuzz_child.py. PyTorch is the reference; where its own
 arithmetic overflows at the edges of int64 (tril(t, 2**63 - 1), chunk(t, 2**63 - 1)), the

@@ -1,4 +1,4 @@
-"""tests/python/test_fuzz_indexing.py: x[index] and x[index] = value against NumPy.
+"""tests/python/fuzz/test_fuzz_indexing.py: x[index] and x[index] = value against NumPy.
 
 Tensors of every dtype, laid out as views (transposed, sliced with steps, expanded,
 selected), indexed by random mixtures of ints (negative, out of range, near 2**63),

@@ -1,4 +1,4 @@
-"""tests/python/test_opcheck.py: the checker behind the generated op tests fails where it should.
+"""tests/python/ops/test_opcheck.py: the checker behind the generated op tests fails where it should.
 
 It compares the fields of a named tuple, indices by the elements they pick (Note [Tied
 indices] in opcheck.py), and the elements of a Tensor[], each a view of self (Note [List

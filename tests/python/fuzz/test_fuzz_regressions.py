@@ -1,4 +1,4 @@
-"""tests/python/test_fuzz_regressions.py: the bugs the fuzz suites (test_fuzz_*.py) found, one regular test each.
+"""tests/python/fuzz/test_fuzz_regressions.py: the bugs the fuzz suites (test_fuzz_*.py) found, one regular test each.
 
 Each asserts what PyTorch 1.13 or NumPy does. A reproducer that may crash runs in a fresh
 child (fuzz_child.run_isolated, with the heap checks the fuzz children have), so that a

@@ -1,4 +1,4 @@
-"""tests/python/fuzz_indexing_checks.py: x[index] and x[index] = value judged against NumPy, in the child.
+"""tests/python/fuzz/fuzz_indexing_checks.py: x[index] and x[index] = value judged against NumPy, in the child.
 
 Run by test_fuzz_indexing.py through fuzz_child.py. NumPy is the reference, except where
 PyTorch differs on purpose, which wick follows: ints apply before advanced indices

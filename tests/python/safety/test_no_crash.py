@@ -1,4 +1,4 @@
-"""No argument, however wrong, crashes the interpreter: see fuzz_calls.py."""
+"""No argument, however wrong, crashes the interpreter: see call_every_binding.py."""
 import os
 import subprocess
 import sys
@@ -6,7 +6,7 @@ from pathlib import Path
 
 
 def test_every_binding_survives_wrong_arguments():
-    script = Path(__file__).with_name("fuzz_calls.py")
+    script = Path(__file__).with_name("call_every_binding.py")
     run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300,
                          env=dict(os.environ))
     assert run.returncode == 0, f"exit code {run.returncode}\n{run.stdout[-2000:]}\n{run.stderr[-4000:]}"

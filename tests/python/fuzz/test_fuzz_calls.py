@@ -1,4 +1,4 @@
-"""tests/python/test_fuzz_calls.py: random argument lists for every generated function and Tensor method.
+"""tests/python/fuzz/test_fuzz_calls.py: random argument lists for every generated function and Tensor method.
 
 Each binding the generator makes (fuzz_strategies.bindings, from the declarations) gets
 calls with values of its parameters' types and of every other kind, wrong counts and

@@ -11,7 +11,7 @@ import wick
 from wick import _C
 from wick._function_names import FUNCTIONS
 
-DECLARATIONS = Path(__file__).resolve().parents[2] / "declarations"
+DECLARATIONS = Path(__file__).resolve().parents[3] / "declarations"
 # Every method the C type defines, the generated ones and any written by hand.
 METHODS = sorted(name for name, attr in vars(_C.TensorBase).items()
                  if isinstance(attr, types.MethodDescriptorType) and not name.startswith("__"))

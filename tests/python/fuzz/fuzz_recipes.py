@@ -1,4 +1,4 @@
-"""tests/python/fuzz_recipes.py: the values the fuzz suites pass, built from picklable recipes.
+"""tests/python/fuzz/fuzz_recipes.py: the values the fuzz suites pass, built from picklable recipes.
 
 The strategies (fuzz_strategies.py) draw recipes in the test process; a forked child
 (fuzz_child.py) builds the values and makes the call, so that nothing the call does can

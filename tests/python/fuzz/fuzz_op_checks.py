@@ -1,4 +1,4 @@
-"""tests/python/fuzz_op_checks.py: calls of ops with a NumPy reference, on views, judged as the generated tests judge.
+"""tests/python/fuzz/fuzz_op_checks.py: calls of ops with a NumPy reference, on views, judged as the generated tests judge.
 
 Run by test_fuzz_ops.py through fuzz_child.py; the judging is tests/python/opcheck.py's
 (its tolerances included), applied to calls that fuzz_strategies.op_recipes draws.

@@ -1,4 +1,4 @@
-"""tests/python/fuzz_child.py: runs fuzz cases in a child process, so that a crash or a hang fails one example.
+"""tests/python/fuzz/fuzz_child.py: runs fuzz cases in a child process, so that a crash or a hang fails one example.
 
 The test process starts this file once (`Child`). It imports wick and the fuzz modules,
 then forks a worker, which runs the cases the test sends one after another; when the

@@ -1,4 +1,4 @@
-"""tests/python/test_fuzz_shapes.py: view, shape, join and split ops with ints at the edges of int64, against PyTorch.
+"""tests/python/fuzz/test_fuzz_shapes.py: view, shape, join and split ops with ints at the edges of int64, against PyTorch.
 
 Sizes, dims, starts, lengths, steps and counts near 2**62 and 2**63 are where size arithmetic
 overflows; PyTorch checks it, and wick must raise where PyTorch raises and give PyTorch's shape and values where it does not. The ops are

@@ -1,4 +1,4 @@
-"""tests/python/fuzz_strategies.py: Hypothesis strategies for the fuzz suites, drawn from the declarations.
+"""tests/python/fuzz/fuzz_strategies.py: Hypothesis strategies for the fuzz suites, drawn from the declarations.
 
 What an op takes comes from the generator itself (`bindings()`, `op_cases()`): the
 declarations are parsed with codegen's own loader and model, and nothing here lists ops
@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from fuzz_recipes import DTYPES, HOSTILE
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def examples(ci_count):

@@ -1,4 +1,4 @@
-"""tests/python/fuzz_views.py: tensors laid out as views, each beside the NumPy array it should equal.
+"""tests/python/fuzz/fuzz_views.py: tensors laid out as views, each beside the NumPy array it should equal.
 
 A view recipe (fuzz_strategies.view_recipes) is ("view", dtype, base shape, seed, ops):
 random values of the dtype in a contiguous base, then the ops (permute, slice with a

@@ -1,4 +1,4 @@
-"""tests/python/test_fuzz_ops.py: pointwise ops and reductions on random views, against NumPy.
+"""tests/python/fuzz/test_fuzz_ops.py: pointwise ops and reductions on random views, against NumPy.
 
 Every op that is pointwise or a reduction and names a NumPy reference in its declaration
 (fuzz_strategies.op_cases) gets calls of random shapes (0-d and empty included), in every
