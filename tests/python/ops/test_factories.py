@@ -1,10 +1,9 @@
-"""Factories (linspace, logspace, eye, randint, randperm, the *_like ones) and conversions
-(type, float, double, ..., detach) against NumPy and PyTorch's rules."""
+"""Factories (linspace, logspace, eye, randint, randperm, the *_like ones) against NumPy and PyTorch's rules."""
 import numpy as np
 import pytest
 
 import wick
-from reference import DTYPES, FLOATS, NUMPY_DTYPE, TOLERANCE, assert_close, make, random_values, to_numpy, wdtype
+from reference import DTYPES, FLOATS, NUMPY_DTYPE, assert_close, make, random_values, to_numpy, wdtype
 
 LIKE_OPS = ["empty_like", "zeros_like", "ones_like", "rand_like", "randn_like"]
 
@@ -258,85 +257,3 @@ def test_errors(call, exc, match):
 def test_randint_float16_beyond_exact_integers_warns():
     with pytest.warns(UserWarning, match="holds exactly"):
         wick.randint(0, 5000, (3,), dtype=wick.float16)
-
-
-# --- conversions ---------------------------------------------------------------------------------
-
-CONVERSIONS = {"float": "float32", "double": "float64", "half": "float16", "bfloat16": "bfloat16", "int": "int32",
-               "long": "int64", "short": "int16", "char": "int8", "byte": "uint8", "bool": "bool"}
-
-
-@pytest.mark.parametrize("src", DTYPES)
-@pytest.mark.parametrize("method", sorted(CONVERSIONS))
-def test_dtype_methods_convert_every_pair(method, src):
-    target = CONVERSIONS[method]
-    rng = np.random.default_rng(2)
-    # Values every dtype holds (positive, so that the conversion to uint8 is defined) and a zero for bool.
-    values = random_values(src, (3, 4), rng, domain="positive")
-    values.flat[0] = 0
-    x = make(values, src).t()  # non-contiguous
-    result = getattr(x, method)()
-    assert result.dtype is wdtype(target) and tuple(result.shape) == (4, 3)
-    if src == target:
-        assert result is x  # as self.to(dtype): nothing to do
-    else:
-        assert result is not x and result.data_ptr() != x.data_ptr()
-    expected = to_numpy(x).astype(NUMPY_DTYPE[target])
-    if target == "bfloat16":
-        np.testing.assert_allclose(to_numpy(result), to_numpy(x).astype(np.float64), **TOLERANCE["bfloat16"])
-    else:
-        np.testing.assert_array_equal(to_numpy(result), expected)
-    assert result.tolist() == x.to(wdtype(target)).tolist()
-    assert x.type(wdtype(target)).tolist() == result.tolist()
-
-
-def test_type_is_to():
-    x = wick.ones(2)
-    assert x.type(wick.float32) is x
-    assert x.type(wick.float64).dtype is wick.float64
-    assert x.type(dtype=wick.int8, non_blocking=True).dtype is wick.int8
-
-
-def test_conversions_are_methods_and_the_dtype_names_stay():
-    assert wick.float is wick.float32 and wick.int is wick.int32 and wick.bool is wick.bool
-    assert wick.half is wick.float16 and wick.long is wick.int64 and wick.double is wick.float64
-    assert not hasattr(wick, "byte")
-
-
-def test_float_truncation_and_bool_conversion():
-    x = wick.tensor([-2.7, -0.5, 0.0, 0.5, 2.7])
-    assert x.int().tolist() == [-2, 0, 0, 0, 2]
-    assert x.bool().tolist() == [True, True, False, True, True]
-    assert wick.tensor([True, False]).float().tolist() == [1.0, 0.0]
-    assert wick.tensor([300]).byte().tolist() == [44]  # wraps, as the integer conversion does
-
-
-def test_detach_shares_memory_with_its_own_object():
-    base = wick.arange(12.0).reshape(3, 4)
-    x = base[1:, ::2]
-    d = x.detach()
-    assert d is not x and d._base is None
-    assert d.data_ptr() == x.data_ptr() and d.stride() == x.stride() and d.storage_offset() == x.storage_offset()
-    assert d.shape == x.shape and d.dtype is x.dtype
-    d.fill_(-1)
-    assert base.tolist() == [[0.0, 1.0, 2.0, 3.0], [-1.0, 5.0, -1.0, 7.0], [-1.0, 9.0, -1.0, 11.0]]
-    f = wick.detach(x)
-    assert f is not x and f is not d and f.data_ptr() == x.data_ptr()
-    d.foo = 1
-    assert not hasattr(x, "foo")
-    assert x.detach_() is x
-
-
-def test_type_names_and_converts_like_pytorch():
-    a = np.array([[1.5, -2.0], [3.25, 0.0]], dtype=np.float32)
-    x = wick.tensor(a.tolist())
-    assert x.type() == "wick.FloatTensor" and wick.tensor([1]).type() == "wick.LongTensor"
-    assert wick.tensor([True]).type() == "wick.BoolTensor" and x.half().type() == "wick.HalfTensor"
-    for target, dtype in [(wick.int32, np.int32), ("wick.DoubleTensor", np.float64), (wick.ByteTensor, np.uint8)]:
-        y = x.type(target)
-        assert y.numpy().dtype == dtype and y.tolist() == a.astype(dtype).tolist()
-    assert x.type(wick.float32) is x  # already that dtype: no copy, as to()
-    with pytest.raises(ValueError, match="invalid type"):
-        x.type("torch.FloatTensor")
-    with pytest.raises(TypeError, match="legacy tensor class"):
-        x.type(3)

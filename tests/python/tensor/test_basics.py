@@ -1,11 +1,10 @@
-"""Construction, factories, dtypes, properties and conversions of wick tensors."""
-import math
-
+"""Construction, factories, dtypes, devices and properties of wick tensors (conversions between dtypes:
+dtypes/test_conversions.py)."""
 import numpy as np
 import pytest
 
 import wick
-from reference import DTYPES, NUMPY_DTYPE, assert_close, to_numpy, wdtype
+from reference import DTYPES, assert_close, wdtype
 
 
 def test_issue_example():
@@ -134,29 +133,6 @@ def test_item_and_tolist():
     assert wick.tensor([1.5], dtype=wick.bfloat16).tolist() == [1.5]
     with pytest.raises(RuntimeError, match="2 elements"):
         wick.tensor([1, 2]).item()
-
-
-@pytest.mark.parametrize("src", DTYPES)
-@pytest.mark.parametrize("dst", DTYPES)
-def test_to_dtype_matches_numpy_casting(src, dst):
-    values = np.array([0, 1, 2, 3, 5, 7], dtype=NUMPY_DTYPE[src])
-    x = wick.tensor(values.tolist(), dtype=wdtype(src))
-    y = x.to(wdtype(dst))
-    assert y.dtype is wdtype(dst)
-    assert_close(y, values.astype(NUMPY_DTYPE[dst]), dst)
-    assert (y is x) == (src == dst)
-
-
-def test_to_copy_and_conversions_of_special_values():
-    x = wick.tensor([1.0, 2.0])
-    assert x.to(wick.float32, copy=True) is not x
-    assert x.to("cpu") is x and x.cpu() is x
-    assert x.to(wick.tensor([1], dtype=wick.int16)).dtype is wick.int16
-    f = wick.tensor([math.inf, -math.inf, math.nan, 65504.0, 1e-7])
-    assert to_numpy(f.to(wick.float16)).tolist()[:2] == [math.inf, -math.inf]
-    assert math.isnan(f.to(wick.float16).tolist()[2]) and math.isnan(f.to(wick.bfloat16).tolist()[2])
-    assert f.to(wick.float16).tolist()[3] == 65504.0
-    assert wick.tensor([0.5, -0.0, 2.0]).to(wick.bool).tolist() == [True, False, True]
 
 
 def test_contiguous_and_clone():

@@ -1,4 +1,4 @@
-"""Views share storage with their base; their sizes and strides match NumPy's."""
+"""Views share storage with their base; their sizes and strides match NumPy's. detach() shares it too."""
 import numpy as np
 import pytest
 
@@ -103,3 +103,19 @@ def test_view_errors(call, exc, match):
 def test_t_of_vectors_and_scalars():
     v = wick.arange(3)
     assert v.t().tolist() == [0, 1, 2] and wick.tensor(1).t().shape == ()
+
+
+def test_detach_shares_memory_with_its_own_object():
+    base = wick.arange(12.0).reshape(3, 4)
+    x = base[1:, ::2]
+    d = x.detach()
+    assert d is not x and d._base is None
+    assert d.data_ptr() == x.data_ptr() and d.stride() == x.stride() and d.storage_offset() == x.storage_offset()
+    assert d.shape == x.shape and d.dtype is x.dtype
+    d.fill_(-1)
+    assert base.tolist() == [[0.0, 1.0, 2.0, 3.0], [-1.0, 5.0, -1.0, 7.0], [-1.0, 9.0, -1.0, 11.0]]
+    f = wick.detach(x)
+    assert f is not x and f is not d and f.data_ptr() == x.data_ptr()
+    d.foo = 1
+    assert not hasattr(x, "foo")
+    assert x.detach_() is x
