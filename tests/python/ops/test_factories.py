@@ -1,4 +1,6 @@
-"""Factories (linspace, logspace, eye, randint, randperm, the *_like ones) against NumPy and PyTorch's rules."""
+"""Factories (linspace, logspace, eye, randint, randperm, the *_like ones) against NumPy and PyTorch's rules,
+where the generated op tests (generated/tests) do not reach: default dtypes, devices, memory layouts,
+ends met exactly, integer truncation, random draws, arguments no sample gives, and the errors."""
 import numpy as np
 import pytest
 
@@ -107,11 +109,6 @@ def test_linspace_matches_numpy(start, end, steps, dtype):
     assert result[-1].item() == np.array(end, NUMPY_DTYPE[dtype]).item()  # end is met exactly
 
 
-@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
-def test_linspace_16_bit(dtype):
-    assert_close(wick.linspace(-1.5, 3.5, 11, dtype=wdtype(dtype)), np.linspace(-1.5, 3.5, 11), dtype)
-
-
 @pytest.mark.parametrize("dtype", ["int64", "int32", "int16", "int8", "uint8"])
 def test_linspace_integer_dtypes(dtype):
     # Start and end become values of the dtype first; the others truncate toward zero.
@@ -156,7 +153,7 @@ def test_logspace_defaults_and_edges():
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
-@pytest.mark.parametrize("shape", [(3,), (2, 4), (4, 2), (0,), (0, 3), (1, 1)])
+@pytest.mark.parametrize("shape", [(4, 2), (0, 3), (1, 1)])  # (3,), (2, 4) and (0,): eye-<dtype>-contiguous
 def test_eye_matches_numpy(shape, dtype):
     result = wick.eye(*shape, dtype=wdtype(dtype))
     assert result.dtype is wdtype(dtype)
