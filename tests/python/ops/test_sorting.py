@@ -144,15 +144,6 @@ def test_median(dtype, a, t, dim, op):
     np.testing.assert_array_equal(to_numpy(whole), median_reference(flat, 0, op == "nanmedian")[0])
 
 
-@pytest.mark.parametrize("dtype", NOT_BOOL)
-def test_median_of_odd_counts_is_numpys(dtype):
-    a = tied_values(dtype, (5, 7), np.random.default_rng(5), nan=False)
-    t = make(a, dtype)
-    a = to_numpy(t)
-    np.testing.assert_array_equal(to_numpy(t.median(1).values), np.median(a, axis=1).astype(a.dtype))
-    np.testing.assert_array_equal(to_numpy(t.nanmedian(0)[0]), np.nanmedian(a, axis=0).astype(a.dtype))
-
-
 def test_median_with_nan():
     t = wick.tensor([[4.0, float("nan"), 1.0, float("nan")], [2.0, 3.0, 1.0, 0.0]])
     values, indices = t.median(1)
