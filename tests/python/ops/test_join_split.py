@@ -6,7 +6,7 @@ The generated tests check each op's values in every dtype on its samples, the in
 or transposed (and, for joins, one of them sliced with a step), and that the pieces of a cut are
 views of self. Here, in every dtype: every input sliced with a step, calls no sample makes (a
 tuple of tensors, one tensor, a piece longer than the dim, one piece of the whole) in every
-layout, and that joins copy into memory of their own; then 0-d tensors, promotion, legacy empty
+layout, and that joins copy into memory of their own; then 0-d tensors, legacy empty
 tensors, out=, views that write through, empty tensors and the errors PyTorch raises.
 """
 import warnings
@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import wick
-from reference import DTYPES, LAYOUTS, assert_equal, make, root, shares_storage, tensor_in, to_numpy, wdtype
+from reference import DTYPES, LAYOUTS, assert_equal, root, shares_storage, tensor_in
 
 
 def inputs(dtype, layout, shapes):
@@ -71,20 +71,6 @@ def test_join_of_zero_dim_tensors():
     assert wick.vstack(s).tolist() == [[1.5], [-2.0]]
     with pytest.raises(RuntimeError, match=r"zero-dimensional tensor \(at position 1\) cannot be concatenated"):
         wick.cat([wick.ones(2), wick.tensor(1.0)])
-
-
-@pytest.mark.parametrize("first,second", [("int32", "uint8"), ("bool", "float16"), ("int8", "uint8"),
-                                          ("int64", "float16"), ("bfloat16", "float16"), ("bool", "bool"),
-                                          ("float32", "float64"), ("uint8", "int64")])
-def test_cat_and_stack_promote_as_pytorch(first, second):
-    torch = pytest.importorskip("torch")
-    want = str(torch.promote_types(getattr(torch, first), getattr(torch, second))).split(".")[1]
-    a = make(np.array([[1, 0], [1, 1]]), first)
-    b = make(np.array([[0, 1]]), second)
-    for result, expected in ((wick.cat([a, b]), [[1, 0], [1, 1], [0, 1]]),
-                             (wick.stack([a[0], b[0]]), [[1, 0], [0, 1]])):
-        assert result.dtype == wdtype(want)
-        np.testing.assert_array_equal(to_numpy(result), np.array(expected).astype(to_numpy(result).dtype))
 
 
 def test_cat_skips_legacy_empty_tensors():
