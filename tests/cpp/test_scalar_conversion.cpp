@@ -1,5 +1,5 @@
 // tests/cpp/test_scalar_conversion.cpp: PyTorch's overflow rule for numbers stored into a dtype
-// (Note [Checked conversion of Python numbers]); tests/python/test_scalar_conversion.py compares
+// (Note [Checked conversion of Python numbers]); tests/python/dtypes/test_scalar_conversion.py compares
 // every entry point with PyTorch itself.
 #include <cmath>
 #include <limits>

@@ -1,4 +1,20 @@
-"""Shared fixtures: the `cuda` marker skips where no GPU is present; the Hypothesis profiles of the fuzz suites."""
+"""Shared fixtures: the `cuda` marker skips where no GPU is present; the Hypothesis profiles of the fuzz suites.
+
+The Python tests, by concern (the generated op tests, generated/tests, check each op with a `numpy:`
+line against NumPy in every dtype and layout; what is here is what they cannot express):
+
+    ops/       op semantics beyond the generated tests: errors, PyTorch's edge cases, aliasing, views
+    kernels/   the CPU kernels' fast paths at sizes the generated tests never reach; CUDA
+    binding/   argument parsing, error translation, signatures and docstrings, stubs, return types
+    tensor/    construction and properties, views, x[index], repr, pickle
+    interop/   the buffer protocol, NumPy, DLPack, as_tensor
+    dtypes/    PyTorch's dtype rules: promotion, refusals, conversions, Python numbers
+    safety/    sizes past int64, reentrancy, lifetime, leaks, threads, no crash on wrong calls
+    fuzz/      the Hypothesis suites, their helpers and the regressions they found
+
+Helpers shared across folders stay here: reference.py (comparing with NumPy), opcheck.py and
+numpy_ref.py (the generated tests' checker and references). A helper used by one folder lives there.
+"""
 import os
 
 import pytest
@@ -10,7 +26,7 @@ try:
 except ImportError:  # the fuzz suites then fail to import, and say why; the other tests run
     settings = None
 
-# Fuzzing (tests/python/test_fuzz_*.py). In CI a fixed, small number of examples per test
+# Fuzzing (tests/python/fuzz/test_fuzz_*.py). In CI a fixed, small number of examples per test
 # (each test sets its own through fuzz_strategies.examples), drawn the same way on every run;
 # no example database is written. Setting WICK_FUZZ_EXAMPLES runs that many per test, drawn
 # afresh each time, and shrinks what fails to a minimal example (in CI a failure is reported as

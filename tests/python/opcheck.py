@@ -32,7 +32,7 @@ indices are checked by what they pick: wick's must pick, along `dim`, elements e
 to those the reference's pick (NaN equal to NaN). Where the value is unique in its
 line that is exactly the reference's index; among equal elements it is any of them.
 A choice among ties that an op promises is tested where it returns a plain tensor
-(argsort with stable=True, compared exactly) or by hand (tests/python/test_sort.py).
+(argsort with stable=True, compared exactly) or by hand (tests/python/ops/test_sorting.py).
 
 Note [List results]
 ~~~~~~~~~~~~~~~~~~~
