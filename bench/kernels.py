@@ -36,7 +36,7 @@ import wick
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from codegen import gen, schema  # noqa: E402  (the declarations' own parser)
+from codegen import reader, schema  # noqa: E402  (the declarations' own parser)
 from codegen.model import Variant  # noqa: E402
 
 BIG = 16 * 2**20
@@ -260,7 +260,7 @@ def wick_callable(decl, name):
 
 
 def surface(rounds, only):
-    decls = gen.load_declarations(sorted(glob.glob(str(ROOT / "declarations" / "*.yaml"))))
+    decls = reader.load(sorted(glob.glob(str(ROOT / "declarations" / "*.yaml"))))
     ops = Operands()
     results, skipped = [], []
     for decl in sorted(decls, key=lambda d: d.name):

@@ -36,12 +36,12 @@ PRELUDE = """
 import sys
 import codegen.dest.common
 codegen.dest.common.NUM_SHARDS = int(sys.argv[1])
-from codegen import gen
+from codegen import gen, reader
 from codegen.dest.common import shard_of
 """
 GENERATE = PRELUDE + 'sys.exit(gen.main(["--out", sys.argv[2]]))'
 EXP = PRELUDE + """
-exp = {d.name: d for d in gen.load_declarations(sys.argv[2:])}["exp"]
+exp = {d.name: d for d in reader.load(sys.argv[2:])}["exp"]
 print(shard_of("exp"), *sorted({str(t) for backend in exp.impl.dtypes.values() for t in backend}))
 """
 

@@ -11,7 +11,7 @@ import ast
 import io
 import tokenize
 import warnings
-from typing import Callable, Dict, FrozenSet, List, Mapping, Optional, Set
+from typing import Callable, Dict, FrozenSet, Mapping, Optional, Set
 
 from codegen.errors import DeclarationError, did_you_mean, shown
 from codegen.numbers import INT64_MAX, float_problem

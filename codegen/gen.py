@@ -11,10 +11,9 @@ import sys
 import time
 from typing import Dict, List, Optional, Sequence
 
-from codegen import reader, yaml_loader
-from codegen.dest import core, kernels, python_bindings, stubs, tests
+from codegen import reader
+from codegen.dest import core, kernels, python_bindings, stubs
 from codegen.model import Declaration
-from codegen.validate import validate
 from codegen.errors import DeclarationError
 from codegen.writer import FileManager
 
@@ -33,22 +32,12 @@ def outputs(decls: List[Declaration]) -> List[str]:
         "python/_C.pyi",
         "python/__init__.pyi",
         "python/return_types.pyi",
-        "tests/test_generated_ops.py",
     ]
-
-
-def load_declarations(paths: Sequence[str]) -> List[Declaration]:
-    """The declarations of the files `paths`, each read alone, then validated together."""
-    decls: List[Declaration] = []
-    for path in paths:
-        decls.extend(reader.read_file(path, yaml_loader.load(path, yaml_loader.read(path))))
-    validate(decls)
-    return decls
 
 
 def generate(decls: List[Declaration]) -> Dict[str, str]:
     files: Dict[str, str] = {}
-    for emitter in (core, kernels, python_bindings, stubs, tests):
+    for emitter in (core, kernels, python_bindings, stubs):
         files.update(emitter.emit(decls))
     return files
 
@@ -71,7 +60,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         print(f"codegen: no *.yaml files in {args.declarations}", file=sys.stderr)
         return 2
     try:
-        decls = load_declarations(paths)
+        decls = reader.load(paths)
         if args.list_outputs:
             print(";".join(outputs(decls)))
             return 0

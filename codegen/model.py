@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Dict, FrozenSet, Optional, Tuple, Union
 
 from codegen.errors import Location
-from codegen.schema import DTYPES, DType, Named, Signature
+from codegen.schema import DType, Named, Signature
 from codegen.testplan import TestPlan
 
 

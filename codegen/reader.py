@@ -7,14 +7,15 @@ is wrong. What spans declarations is left to codegen/validate.py.
 from __future__ import annotations
 
 import re
-from typing import Dict, FrozenSet, List, Optional, Tuple, Type, TypeVar
+from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple, Type, TypeVar
 
 from codegen import expressions
 from codegen import names as naming
-from codegen import testplan
+from codegen import testplan, yaml_loader
 from codegen.errors import DeclarationError, Location, did_you_mean, shown
 from codegen.model import Api, Backend, Cpp, Declaration, Impl, Output, Pointwise, Promotion, PythonGlue, Variant
 from codegen.schema import DTYPES, TENSOR, BaseTy, DType, ErrorAt, Named, Signature, base_of, is_tensor
+from codegen.validate import validate
 from codegen.yaml_loader import Node, NodeList
 
 KNOWN_KEYS = ("name", "signatures", "variants", "inplace", "out", "pointwise", "cpp", "python",
@@ -98,6 +99,15 @@ class Reader:
             raise self.at_value(key)(f"'{key}' must be one of {', '.join(choices)}, not {shown(value)}",
                                      did_you_mean(str(value), choices))
         return enum(value)
+
+
+def load(paths: Sequence[str]) -> List[Declaration]:
+    """The declarations of the files `paths`, each read alone, then validated together."""
+    decls: List[Declaration] = []
+    for path in paths:
+        decls.extend(read_file(path, yaml_loader.load(path, yaml_loader.read(path))))
+    validate(decls)
+    return decls
 
 
 def read_file(path: str, data: object) -> List[Declaration]:

@@ -2,7 +2,7 @@
 (generated/core/ops_shard<N>.cpp) and the table of copy kernels."""
 from __future__ import annotations
 
-from typing import Dict, List, Tuple
+from typing import Dict, List
 
 from codegen.api import cpp
 from codegen.dest.common import CPP_TYPE, NUM_SHARDS, by_shard, render

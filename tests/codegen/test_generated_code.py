@@ -156,27 +156,6 @@ def test_python_op_with_out_form_uses_out(write_declarations, run_codegen, tmp_p
         assert "impl::from_list_out(" in body, f"out= is parsed but never used:\n{body}"
 
 
-def test_numpy_tested_op_with_a_constant_without_default(write_declarations, run_codegen, tmp_path) -> None:
-    """A `numpy:` op whose Scalar has no default gets its derived value in the test table (as fill_)."""
-    decl_dir = write_declarations(ops="""\
-- name: scale
-  signatures:
-    - (Tensor self, Scalar factor) -> Tensor
-  variants: [method, function]
-  pointwise: self * factor
-  dtypes: all
-  doc: self times factor.
-  numpy: self * factor
-""")
-    out = _generate(run_codegen, tmp_path / "out", decl_dir)
-    assert out is not None
-    table = (out / "tests" / "test_generated_ops.py").read_text(encoding="utf-8")
-    constants = re.search(r"^ +constants=\{(?P<items>.*)\},$", table, re.M)
-    assert constants, "no constants= line: has the table's form changed?"
-    # tests/python/opcheck.py computes `default + 1`: None cannot stand for a value.
-    assert constants["items"] == '"factor": 2', constants[0]
-
-
 def test_cpp_only_op_has_cpp_functions_and_no_binding(run_codegen, tmp_path) -> None:
     """`variants: []` gives wick::div_trunc and its _ and _out forms, and nothing that Python sees."""
     out = _generate(run_codegen, tmp_path, DECLARATION_SETS["golden"])
@@ -185,7 +164,7 @@ def test_cpp_only_op_has_cpp_functions_and_no_binding(run_codegen, tmp_path) -> 
     assert {"div_trunc", "div_trunc_", "div_trunc_out"} <= set(_PROTOTYPE.findall(ops_h))
     python_side = {"bindings": _read_shards(out, "python/bindings_shard*.cpp"),
                    "method tables": _read_shards(out, "python/method_tables.cpp")}
-    for relpath in ("python/_C.pyi", "python/__init__.pyi", "python/function_names.py", "tests/test_generated_ops.py"):
+    for relpath in ("python/_C.pyi", "python/__init__.pyi", "python/function_names.py"):
         python_side[relpath] = (out / relpath).read_text(encoding="utf-8")
     for where, text in python_side.items():
         assert "div_trunc" not in text, where

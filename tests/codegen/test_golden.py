@@ -16,7 +16,7 @@ from typing import List
 
 import pytest
 
-from codegen import gen
+from codegen import reader
 from codegen.model import Cpp, PythonGlue, Variant
 from codegen.schema import BaseTy, base_of
 
@@ -50,7 +50,7 @@ def test_golden_declarations_cover_every_kind_of_op() -> None:
     list and string parameters, list returns, an alias, a C++-only op,
     and a cpp op returning a tuple, with out=; NumPy references for ops returning a tensor, a tuple and
     a list, and taking a Tensor[], a Tensor?[] and a str."""
-    decls = {d.name: d for d in gen.load_declarations(sorted(str(p) for p in DECLARATIONS.glob("*.yaml")))}
+    decls = {d.name: d for d in reader.load(sorted(str(p) for p in DECLARATIONS.glob("*.yaml")))}
     api = {name: d.api for name, d in decls.items()}
     add = api["add"]
     assert add.inplace and add.out and {BaseTy.Tensor, BaseTy.Scalar} <= {base_of(s.params[1].type)

@@ -16,7 +16,7 @@ from typing import Dict, List, Tuple
 
 import pytest
 
-from codegen import gen, yaml_loader
+from codegen import gen, reader, yaml_loader
 from codegen.dest import kernels
 from codegen.dest.common import NUM_SHARDS, shard_of
 from codegen.errors import DeclarationError, Location
@@ -62,7 +62,7 @@ SIGNATURES = _signatures()
 def test_real_declarations_load() -> None:
     """declarations/*.yaml load and validate, and every entry becomes one Declaration."""
     entries = sum(len(yaml_loader.load(str(p), p.read_text(encoding="utf-8")) or []) for p in DECLARATION_FILES)
-    decls = gen.load_declarations([str(p) for p in DECLARATION_FILES])
+    decls = reader.load([str(p) for p in DECLARATION_FILES])
     assert entries > 0 and len(decls) == entries
     assert len({d.name for d in decls}) == len(decls)
 
@@ -77,7 +77,7 @@ def test_signature_prints_back_to_its_text(text: str) -> None:
 
 
 def _outputs() -> List[str]:
-    return gen.outputs(gen.load_declarations([str(p) for p in DECLARATION_FILES]))
+    return gen.outputs(reader.load([str(p) for p in DECLARATION_FILES]))
 
 
 def test_list_outputs_prints_the_outputs(run_codegen) -> None:
@@ -150,7 +150,7 @@ def test_editing_an_expression_rewrites_the_functors_of_its_shard_and_dtypes(run
     (Note [Shards]): the CPU and CUDA units that include them are all that recompile."""
     rewritten = _rewritten_after_edit(run_codegen, tmp_path, "pointwise.yaml", "pointwise: exp(self)\n",
                                       "pointwise: exp(self * 1)\n")
-    exp = {d.name: d for d in gen.load_declarations([str(p) for p in DECLARATION_FILES])}["exp"].impl
+    exp = {d.name: d for d in reader.load([str(p) for p in DECLARATION_FILES])}["exp"].impl
     assert isinstance(exp, Pointwise)
     dtypes = {t for backend in exp.dtypes.values() for t in backend}
     assert 0 < len(dtypes) < len(DTYPES)
@@ -159,7 +159,7 @@ def test_editing_an_expression_rewrites_the_functors_of_its_shard_and_dtypes(run
 
 def test_every_shard_holds_pointwise_ops() -> None:
     """The hash spreads the real pointwise ops over every shard, none with more than twice its share."""
-    decls = [d for d in gen.load_declarations([str(p) for p in DECLARATION_FILES]) if isinstance(d.impl, Pointwise)]
+    decls = [d for d in reader.load([str(p) for p in DECLARATION_FILES]) if isinstance(d.impl, Pointwise)]
     counts = [0] * NUM_SHARDS
     for d in decls:
         counts[shard_of(d.name)] += 1

@@ -7,13 +7,15 @@ Bad values are in bad/ (samples_*.yaml, numpy_*.yaml).
 from __future__ import annotations
 
 import ast
+import math
 from pathlib import Path
 from typing import Dict
 
-from codegen import gen
-from codegen.dest import tests as test_table
+from codegen import reader
 from codegen.model import Declaration
+from codegen import testplan
 from codegen.schema import DType
+from codegen.testplan import Role
 
 REPO = Path(__file__).resolve().parents[2]
 NUMPY_REF = REPO / "tests" / "python" / "numpy_ref.py"
@@ -21,7 +23,7 @@ NUMPY_REF = REPO / "tests" / "python" / "numpy_ref.py"
 
 def _load(write_declarations, text: str) -> Dict[str, Declaration]:
     decl_dir = write_declarations(ops=text)
-    return {d.name: d for d in gen.load_declarations([str(decl_dir / "ops.yaml")])}
+    return {d.name: d for d in reader.load([str(decl_dir / "ops.yaml")])}
 
 
 def test_samples_are_derived_from_the_signatures(write_declarations) -> None:
@@ -68,7 +70,9 @@ def test_a_sample_calls_the_first_signature_its_values_fit(write_declarations) -
     assert d.tests.dtypes == (DType.int64, DType.float32)
 
 
-def test_the_table_names_a_function_or_makes_a_lambda(write_declarations) -> None:
+def test_a_reference_names_a_function_or_is_an_expression(write_declarations) -> None:
+    """`numpy:` is a function of tests/python/numpy_ref.py when it is a name that no parameter has,
+    else an expression in the parameters; samples keep infinities as floats."""
     decls = _load(write_declarations, """\
 - name: norm
   signatures:
@@ -90,16 +94,18 @@ def test_the_table_names_a_function_or_makes_a_lambda(write_declarations) -> Non
   numpy: self + self
   dtypes: all
 """)
-    table = test_table.emit(list(decls.values()))["tests/test_generated_ops.py"]
-    assert "reference=numpy_ref.norm," in table
-    assert 'S(0, {"self": (3, 4), "p": math.inf}),' in table and '"p": -math.inf}' in table
-    assert "reference=lambda self=None: self + self," in table
+    norm, double = decls["norm"], decls["double"]
+    assert norm.tests.reference_function(norm.api.signatures) == "norm"
+    assert [dict(s.args) for s in norm.tests.samples] == [{"self": (3, 4), "p": math.inf},
+                                                         {"self": (3, 4), "p": -math.inf}]
+    assert double.tests.reference_function(double.api.signatures) is None
+    assert double.tests.reference == "self + self"
 
 
 def test_every_reference_function_exists() -> None:
     """The real declarations name only functions that tests/python/numpy_ref.py defines."""
     defined = {n.name for n in ast.parse(NUMPY_REF.read_text(encoding="utf-8")).body if isinstance(n, ast.FunctionDef)}
-    decls = gen.load_declarations(sorted(str(p) for p in (REPO / "declarations").glob("*.yaml")))
+    decls = reader.load(sorted(str(p) for p in (REPO / "declarations").glob("*.yaml")))
     named = {d.name: d.tests.reference_function(d.api.signatures) for d in decls if d.tests}
     named = {name: function for name, function in named.items() if function}
     missing = {op: function for op, function in named.items() if function not in defined}
@@ -136,13 +142,13 @@ def test_lists_of_tensors_are_derived_and_sampled(write_declarations) -> None:
         {"self": (3, 4), "indices": ((3,),), "values": (3, 4)},
         {"self": (3, 4), "indices": (None, (4,)), "values": (3, 4), "mode": "fast"},
     ]
-    table = test_table.emit(list(decls.values()))["tests/test_generated_ops.py"]
-    assert '(P("tensors", "tensors"), P("dim", "dim", 0),),' in table
-    assert 'S(0, {"self": (3, 4), "indices": (None, (4,)), "values": (3, 4), "mode": "fast"}),' in table
+    stack = decls["stack"].api.signatures[0].params
+    assert [(p.name, testplan.role(p), p.default) for p in stack] == [("tensors", Role.tensors, None),
+                                                                     ("dim", Role.dim, "0")]
 
 
-def test_the_table_says_what_each_signature_returns(write_declarations) -> None:
-    """A tensor, the fields of a named tuple, or a Tensor[], which the checker compares one by one."""
+def test_samples_of_each_signature(write_declarations) -> None:
+    """A sample is derived for each signature whose parameters can be: a tuple return, a Tensor[]."""
     decls = _load(write_declarations, """\
 - name: nanmedian
   signatures:
@@ -163,6 +169,4 @@ def test_the_table_says_what_each_signature_returns(write_declarations) -> None:
   dtypes: all
 """)
     assert [s.signature for s in decls["nanmedian"].tests.samples] == [0, 1]
-    table = test_table.emit(list(decls.values()))["tests/test_generated_ops.py"]
-    assert 'returns=(("values", "indices"), "Tensor",),' in table
-    assert 'returns=("Tensor[]",),' in table
+    assert [s.signature for s in decls["unbind"].tests.samples] == [0]

@@ -18,7 +18,7 @@ from typing import Any, Dict, List, Tuple
 
 import pytest
 
-from codegen import gen
+from codegen import gen, reader
 from codegen.api.python import Binding, Overload, bindings
 from codegen.dest import python_bindings
 from codegen.schema import DTYPE_NAMES, BaseTy, base_of, is_list
@@ -30,7 +30,7 @@ STUBS = ["python/_C.pyi", "python/__init__.pyi", "python/return_types.pyi"]
 
 
 def _bindings(which: str) -> Tuple[List[Binding], List[Binding]]:
-    return bindings(gen.load_declarations(sorted(str(p) for p in DECLARATION_SETS[which].glob("*.yaml"))))
+    return bindings(reader.load(sorted(str(p) for p in DECLARATION_SETS[which].glob("*.yaml"))))
 
 
 def _generate(run_codegen, out: Path, which: str = "real") -> Dict[str, str]:

@@ -12,7 +12,7 @@ from typing import Dict
 
 import pytest
 
-from codegen import gen
+from codegen import reader
 from codegen.api import cpp
 from codegen.api.python import bindings, return_types
 from codegen.dest import python_bindings
@@ -134,7 +134,7 @@ def test_stubs_declare_a_named_tuple_per_op(generated: Dict[str, str]) -> None:
 
 def test_real_declarations_have_their_return_types() -> None:
     """Each op of declarations/ returning a tuple has its type, and its out= (if any) a tuple of tensors."""
-    decls = gen.load_declarations(sorted(str(p) for p in REAL.glob("*.yaml")))
+    decls = reader.load(sorted(str(p) for p in REAL.glob("*.yaml")))
     names = [name for name, _ in return_types(decls)]
     assert {"max", "min", "sort", "topk", "kthvalue", "median", "nanmedian"} <= set(names)
     assert names == sorted(names)

@@ -17,7 +17,7 @@ from typing import List
 
 import pytest
 
-from codegen import gen
+from codegen import reader
 from codegen.model import Backend, Output, Pointwise
 from codegen.schema import DType
 
@@ -29,7 +29,7 @@ CPP_TYPES = {"bool": "bool", "uint8": "uint8_t", "int8": "int8_t", "int16": "int
 def _expected_on_vectors(dtype: str) -> List[str]:
     """The functors with a bool result that must vectorise for `dtype`: all of them for the floating
     dtypes; for integers and bools those that call no function (math.h's isnan and kin take scalars)."""
-    decls = gen.load_declarations([str(p) for p in sorted((REPO / "declarations").glob("*.yaml"))])
+    decls = reader.load([str(p) for p in sorted((REPO / "declarations").glob("*.yaml"))])
     names = []
     for d in decls:
         if not isinstance(d.impl, Pointwise) or d.impl.output != Output.bool \

@@ -1,7 +1,8 @@
 """Shared fixtures: the `cuda` marker skips where no GPU is present; the Hypothesis profiles of the fuzz suites.
 
-The Python tests, by concern (the generated op tests, generated/tests, check each op with a `numpy:`
-line against NumPy in every dtype and layout; what is here is what they cannot express):
+The Python tests, by concern (the op tests generated from the declarations, ops/test_declared_ops.py,
+check each op with a `numpy:` line against NumPy in every dtype and layout; the rest is what they
+cannot express):
 
     ops/       op semantics beyond the generated tests: errors, PyTorch's edge cases, aliasing, views
     kernels/   the CPU kernels' fast paths at sizes the generated tests never reach; CUDA
@@ -12,8 +13,9 @@ line against NumPy in every dtype and layout; what is here is what they cannot e
     safety/    sizes past int64, reentrancy, lifetime, leaks, threads, no crash on wrong calls
     fuzz/      the Hypothesis suites, their helpers and the regressions they found
 
-Helpers shared across folders stay here: reference.py (comparing with NumPy), opcheck.py and
-numpy_ref.py (the generated tests' checker and references). A helper used by one folder lives there.
+Helpers shared across folders stay here: reference.py (comparing with NumPy), declared.py (the
+cases read from the declarations), opcheck.py and numpy_ref.py (their checker and references). A
+helper used by one folder lives there.
 """
 import os
 

@@ -1,6 +1,6 @@
-"""The checks behind generated/tests/test_generated_ops.py: one op against its NumPy reference.
+"""The checks behind ops/test_declared_ops.py: one op against its NumPy reference.
 
-Each `Case` is a table row the generator writes from a declaration: its signatures,
+Each `Case` is read from a declaration (declared.py): its signatures,
 each parameter with its role (codegen/testplan.py) and what each signature returns
 (a tensor, a named tuple of them or a tuple of them), the calls to make (samples),
 the dtypes it takes, its forms, and its reference. `check` runs one case, for one

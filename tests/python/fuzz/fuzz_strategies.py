@@ -9,19 +9,16 @@ The strategies draw recipes (fuzz_recipes.py), which a forked child builds and c
 """
 import functools
 import itertools
-import glob
 import math
 import os
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional, Tuple
 
 from hypothesis import strategies as st
 
+import declared
 from fuzz_recipes import DTYPES, HOSTILE
-
-ROOT = Path(__file__).resolve().parents[3]
 
 
 def examples(ci_count):
@@ -52,17 +49,9 @@ class Binding:
 
 
 @functools.lru_cache(maxsize=None)
-def _declarations():
-    if str(ROOT) not in sys.path:  # codegen/ is a package at the root of the repository
-        sys.path.append(str(ROOT))
-    from codegen import gen
-    return gen.load_declarations(sorted(glob.glob(str(ROOT / "declarations" / "*.yaml"))))
-
-
-@functools.lru_cache(maxsize=None)
 def bindings():
     """Every generated Tensor method and wick function, with its overloads as Python sees them."""
-    decls = _declarations()
+    decls = declared.declarations()
     from codegen import schema, testplan
     from codegen.api import python as api
     methods, functions = api.bindings(decls)
@@ -73,22 +62,15 @@ def bindings():
         Path(b.decl.loc.file).stem) for b in methods + functions)
 
 
-@functools.lru_cache(maxsize=None)
 def reference_cases():
-    """{name: opcheck.Case} for every op with a NumPy reference: the rows of the generated test table
-    (codegen/dest/tests.py), made from the declarations here rather than read from a build tree."""
-    decls = _declarations()
-    from codegen.dest import tests
-    source = tests.emit(decls)["tests/test_generated_ops.py"]
-    table = {}
-    exec(compile(source, "<generated test table>", "exec"), table)  # noqa: S102 - the generator's own output
-    return {c.name: c for c in table["CASES"]}
+    """{name: opcheck.Case} for every op with a NumPy reference (tests/python/declared.py)."""
+    return {c.name: c for c in declared.cases()}
 
 
 @functools.lru_cache(maxsize=None)
 def op_cases():
     """{name: (opcheck.Case, kind)} for the ops with a NumPy reference that are pointwise or reductions."""
-    decls = _declarations()
+    decls = declared.declarations()
     from codegen.model import Pointwise
     kinds = {d.name: "pointwise" if isinstance(d.impl, Pointwise) else "reduction" for d in decls
              if isinstance(d.impl, Pointwise) or Path(d.loc.file).name == "reductions.yaml"}

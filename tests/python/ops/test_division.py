@@ -1,5 +1,5 @@
 """div with rounding_mode None, 'trunc' and 'floor' (method, function, in place, out=) and true_divide,
-against NumPy, where the generated op tests (generated/tests) do not reach; div(rounding_mode='floor')
+against NumPy, where the declared op tests (ops/test_declared_ops.py) do not reach; div(rounding_mode='floor')
 is floor_divide.
 
 The generated tests check div and div_ in every dtype and mode, self contiguous or transposed,

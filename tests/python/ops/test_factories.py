@@ -1,5 +1,5 @@
 """Factories (linspace, logspace, eye, randint, randperm, the *_like ones) against NumPy and PyTorch's rules,
-where the generated op tests (generated/tests) do not reach: default dtypes, devices, memory layouts,
+where the declared op tests (ops/test_declared_ops.py) do not reach: default dtypes, devices, memory layouts,
 ends met exactly, integer truncation, random draws, arguments no sample gives, and the errors."""
 import numpy as np
 import pytest

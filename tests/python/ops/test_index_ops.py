@@ -1,5 +1,5 @@
 """Indexing ops against NumPy: index_select, gather, scatter, scatter_add, index_add, masked_fill,
-masked_select, take, put and nonzero, where the generated op tests (generated/tests) do not reach.
+masked_select, take, put and nonzero, where the declared op tests (ops/test_declared_ops.py) do not reach.
 
 The generated tests check each op in every dtype on its samples, with self contiguous or
 transposed and int64 indices in range. Here, in every dtype: self sliced with a step (and a

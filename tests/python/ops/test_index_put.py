@@ -1,5 +1,5 @@
 """index_put_ and index_put against NumPy's indexed assignment and np.add.at (accumulate=True), where the
-generated op tests (generated/tests) do not reach: int32 indices, None entries that broadcast, masks,
+declared op tests (ops/test_declared_ops.py) do not reach: int32 indices, None entries that broadcast, masks,
 repeated positions over two dims, values that broadcast, self sliced with a step, results that are new
 tensors, values that overlap self, writes through views, and the errors PyTorch raises.
 

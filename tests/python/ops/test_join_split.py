@@ -1,5 +1,5 @@
 """Joining and cutting against NumPy: cat (concat), stack, hstack and vstack copy; chunk, split,
-split_with_sizes and unbind return tuples of views. What the generated op tests (generated/tests)
+split_with_sizes and unbind return tuples of views. What the declared op tests (ops/test_declared_ops.py)
 do not reach.
 
 The generated tests check each op's values in every dtype on its samples, the inputs contiguous

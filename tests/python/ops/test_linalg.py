@@ -1,5 +1,5 @@
 """Matrix products against NumPy (np.matmul, np.einsum, np.outer): matmul, mm, mv, bmm, dot, outer, addmm,
-addmv, addbmm and baddbmm, where the generated op tests (generated/tests) do not reach.
+addmv, addbmm and baddbmm, where the declared op tests (ops/test_declared_ops.py) do not reach.
 
 The generated tests check every dtype on each op's samples, contiguous and with the
 first operand transposed and the second sliced with a step. Here: the other shapes

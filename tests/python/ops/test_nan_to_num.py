@@ -1,5 +1,5 @@
 """nan_to_num (method, function, in place, out=) against np.nan_to_num, where the generated op tests
-(generated/tests) do not reach: the defaults (the dtype's largest finite values), some replacements
+(ops/test_declared_ops.py) do not reach: the defaults (the dtype's largest finite values), some replacements
 given and not others, self sliced with a step, results that are new tensors, positional arguments,
 out= of another dtype."""
 import warnings

@@ -1,5 +1,5 @@
 """Reductions and scans, with PyTorch 1.13's rules where NumPy has none: what the generated op tests
-(generated/tests) do not check.
+(ops/test_declared_ops.py) do not check.
 
 sum, prod, mean, var, std, max, min, amax, amin, argmax, argmin, all, any, norm,
 logsumexp, cumsum and cumprod. The generated tests compare each with NumPy in
@@ -182,7 +182,7 @@ def check(op, t, dtype, dim, keepdim):
 
 
 def sweep():
-    """Contiguous and transposed inputs are generated tests (test_generated_ops.py, `<op>-<dtype>-contiguous`
+    """Contiguous and transposed inputs are declared op tests (test_declared_ops.py, `<op>-<dtype>-contiguous`
     and `-noncontiguous`), over the dims of each op's samples."""
     for op in OPS:
         for dtype in op.dtypes:

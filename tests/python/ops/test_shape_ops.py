@@ -1,5 +1,5 @@
 """Shape ops against NumPy: flatten, unflatten, expand_as, movedim and diagonal (views); repeat, flip, roll,
-tril, triu and diag (copies), where the generated op tests (generated/tests) do not reach.
+tril, triu and diag (copies), where the declared op tests (ops/test_declared_ops.py) do not reach.
 
 The generated tests check each op's values in every dtype on its samples, with self contiguous
 or transposed. Here, in every dtype: self sliced with a step, arguments no sample gives (a dim
