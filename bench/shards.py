@@ -31,18 +31,13 @@ KINDS = {
     "ops": re.compile(r"core/\w+\.cpp$"),
     "bindings": re.compile(r"python/\w+\.cpp$"),
 }
-# Runs in a fresh interpreter: the shard count is set before the emitters import it.
-PRELUDE = """
+# The shard of exp and the dtypes of its kernels, for a number of shards (argv[1]).
+EXP = """
 import sys
-import codegen.dest.common
-codegen.dest.common.NUM_SHARDS = int(sys.argv[1])
-from codegen import gen, reader
-from codegen.dest.common import shard_of
-"""
-GENERATE = PRELUDE + 'sys.exit(gen.main(["--out", sys.argv[2]]))'
-EXP = PRELUDE + """
+from codegen import reader
+from codegen.dest.common import Layout
 exp = {d.name: d for d in reader.load(sys.argv[2:])}["exp"]
-print(shard_of("exp"), *sorted({str(t) for backend in exp.impl.dtypes.values() for t in backend}))
+print(Layout(int(sys.argv[1])).shard_of("exp"), *sorted({str(t) for b in exp.impl.dtypes.values() for t in b}))
 """
 
 
@@ -77,7 +72,8 @@ def cpu_seconds(argv: List[str]) -> float:
 
 def measure(shards: int, build_dir: Path, cuda: bool, scratch: Path) -> Dict[str, float]:
     out = scratch / f"shards{shards}"
-    subprocess.run([sys.executable, "-c", GENERATE, str(shards), str(out)], cwd=REPO, check=True)
+    subprocess.run([sys.executable, "-m", "codegen", "--shards", str(shards), "--out", str(out)], cwd=REPO,
+                   check=True)
     templates: Dict[str, Tuple[List[str], str]] = {}
     costs: Dict[str, float] = {}
     for path in sorted(p.relative_to(out).as_posix() for p in out.rglob("*.c*")):

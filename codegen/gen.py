@@ -13,7 +13,9 @@ from typing import Dict, List, Optional, Sequence
 
 from codegen import reader
 from codegen.dest import core, kernels, python_bindings, stubs
+from codegen.dest.common import DEFAULT_LAYOUT, Layout
 from codegen.model import Declaration
+from codegen.schema import DTYPE_NAMES, DTYPES
 from codegen.errors import DeclarationError
 from codegen.writer import FileManager
 
@@ -24,22 +26,30 @@ from codegen.writer import FileManager
 # header per op (wick/ops/<name>.h), so that a file recompiles only when an op it
 # calls changes. CMake asks for the list (--list-outputs) when it configures, and
 # configures again whenever a declaration changes, which costs about a second.
-def outputs(decls: List[Declaration]) -> List[str]:
+def outputs(decls: List[Declaration], layout: Layout = DEFAULT_LAYOUT) -> List[str]:
     return [
-        *core.outputs(decls),
-        *kernels.outputs(),
-        *python_bindings.outputs(),
+        *core.outputs(decls, layout),
+        *kernels.outputs(layout),
+        *python_bindings.outputs(layout),
         "python/_C.pyi",
         "python/__init__.pyi",
         "python/return_types.pyi",
     ]
 
 
-def generate(decls: List[Declaration]) -> Dict[str, str]:
+def generate(decls: List[Declaration], layout: Layout = DEFAULT_LAYOUT) -> Dict[str, str]:
     files: Dict[str, str] = {}
     for emitter in (core, kernels, python_bindings, stubs):
-        files.update(emitter.emit(decls))
+        files.update(emitter.emit(decls, layout))
     return files
+
+
+def _layout(shards: int, kernel_dtypes: Optional[str]) -> Layout:
+    names = kernel_dtypes.split(",") if kernel_dtypes else [str(d) for d in DTYPES]
+    unknown = [n for n in names if n not in DTYPE_NAMES]
+    if shards < 1 or unknown or not names:
+        raise ValueError(f"--shards must be at least 1 and --kernel-dtypes name dtypes, not {unknown}")
+    return Layout(shards, tuple(d for d in DTYPES if str(d) in names))
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -52,7 +62,15 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--list-outputs", action="store_true",
                         help="print the generated files, relative to --out, and exit")
     parser.add_argument("--verbose", action="store_true", help="say which files were rewritten")
+    parser.add_argument("--shards", type=int, default=DEFAULT_LAYOUT.shards,
+                        help=f"the number of shards (Note [Shards]; default: {DEFAULT_LAYOUT.shards})")
+    parser.add_argument("--kernel-dtypes", metavar="DTYPE,...",
+                        help="the dtypes that get kernel units (default: all); the golden tests take fewer")
     args = parser.parse_args(argv)
+    try:
+        layout = _layout(args.shards, args.kernel_dtypes)
+    except ValueError as e:
+        parser.error(str(e))
 
     start, start_cpu = time.perf_counter(), time.process_time()
     paths = sorted(glob.glob(os.path.join(glob.escape(args.declarations), "*.yaml")))
@@ -62,13 +80,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     try:
         decls = reader.load(paths)
         if args.list_outputs:
-            print(";".join(outputs(decls)))
+            print(";".join(outputs(decls, layout)))
             return 0
-        files = generate(decls)
+        files = generate(decls, layout)
     except DeclarationError as e:
         print(f"{e}", file=sys.stderr)
         return 1
-    expected = outputs(decls)
+    expected = outputs(decls, layout)
     manager = FileManager(args.out, expected)
     for relpath, content in sorted(files.items()):
         manager.write(relpath, content)

@@ -33,11 +33,14 @@ class Variant(Named):
 
 
 class Form(Named):
-    """The C++ functions and Python overloads of an op: <name>, <name>_ and <name>_out."""
+    """The C++ functions and Python overloads of an op: <name>, <name>_ and <name>_out; and the two
+    halves of a structured op that core writes, detail::<name>_meta and detail::<name>_impl."""
 
     functional = "functional"
     inplace = "inplace"
     out = "out"
+    meta = "meta"
+    impl = "impl"
 
 
 class Promotion(Named):
@@ -88,6 +91,9 @@ class Pointwise:
 @dataclass(frozen=True)
 class Cpp:
     function: str  # wick::<function> in core
+    # Written as detail::<function>_meta and _impl, from which the generator derives every form
+    # (Note [Structured ops] in wick/structured.h): an op with in-place or out= forms.
+    structured: bool = False
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,8 @@ from codegen.validate import validate
 from codegen.yaml_loader import Node, NodeList
 
 KNOWN_KEYS = ("name", "signatures", "variants", "inplace", "out", "pointwise", "cpp", "python",
-              "promote", "output", "check", "dtypes", "doc", "numpy", "domain", "releases_gil", "samples")
+              "promote", "output", "check", "dtypes", "doc", "numpy", "domain", "releases_gil", "samples",
+              "structured")
 IMPL_KEYS = ("pointwise", "cpp", "python")
 POINTWISE_KEYS = ("promote", "output", "check")
 MAX_OPERANDS = 5  # TensorIter::kMaxOperands less the output (the ops units static_assert it)
@@ -235,7 +236,10 @@ def _read_impl(r: Reader, sigs: Tuple[Signature, ...], locs: Tuple[Location, ...
         why = naming.function_problem(function) if kind == "cpp" else naming.cpp_problem(function)
         if why:
             raise r.at_value(kind)(f"{shown(function)} cannot name a C++ function: {why}", "rename the function")
-        impl = Cpp(function) if kind == "cpp" else PythonGlue(function)
+        structured = r.flag("structured")
+        if structured and (kind != "cpp" or not (inplace or out)):
+            raise r.at_key("structured")("'structured: true' is for a 'cpp:' op with in-place or out= forms")
+        impl = Cpp(function, structured) if kind == "cpp" else PythonGlue(function)
     _check_op_name(r, variants, inplace, impl, sigs)
     if isinstance(impl, PythonGlue):
         if not variants:

@@ -51,6 +51,18 @@ def signature_return_type(sig: Signature) -> str:
     return return_type(sig.returns[0])
 
 
+def written_return_type(sig: Signature) -> str:
+    """What an in-place or out= form returns: the tensors it wrote, by reference."""
+    if sig.is_tuple:
+        return f"std::tuple<{', '.join('const Tensor&' for _ in sig.returns)}>"
+    return "const Tensor&"
+
+
+def meta_return_type(sig: Signature) -> str:
+    """What detail::<name>_meta returns: a spec of the result, one per field of a tuple."""
+    return f"std::array<detail::OutputSpec, {len(sig.returns)}>" if sig.is_tuple else "detail::OutputSpec"
+
+
 def out_params(sig: Signature) -> Tuple[Param3, ...]:
     """The leading parameters of <name>_out: `out`, or one per field of a tuple return, named after it."""
     return tuple(("const Tensor&", str(f.name), None) for f in sig.fields) or (("const Tensor&", "out", None),)
@@ -89,12 +101,21 @@ class CppFunction:
 
     @property
     def hand_written(self) -> bool:
-        """Whether core implements it by hand (see Note [Out forms of hand-written ops] in ops.h)."""
-        if not isinstance(self.decl.impl, Cpp):
+        """Whether core implements it by hand: the meta and impl of a structured op, or the one form of a
+        `cpp:` op without others (see Note [Out forms of hand-written ops] in op_support.h for the rest)."""
+        impl = self.decl.impl
+        if not isinstance(impl, Cpp):
             return False
+        if impl.structured:
+            return self.form in (Form.meta, Form.impl)
         if self.decl.api.inplace or self.decl.api.out:
             return self.form == Form.out
         return True
+
+    @property
+    def in_detail(self) -> bool:
+        """Whether it is a function of wick::detail: the halves of a structured op."""
+        return self.form in (Form.meta, Form.impl)
 
     @property
     def in_core(self) -> bool:
@@ -102,9 +123,9 @@ class CppFunction:
         return not isinstance(self.decl.impl, PythonGlue)
 
 
-def _params(sig: Signature) -> List[Param3]:
+def _params(sig: Signature, defaults: bool = True) -> List[Param3]:
     out = []
-    defaults_ok = True
+    defaults_ok = defaults
     # C++ defaults must be trailing: drop any default that a later non-default parameter follows.
     for p in reversed(sig.params):
         d = default_value(p) if defaults_ok else None
@@ -117,12 +138,15 @@ def _params(sig: Signature) -> List[Param3]:
 def functions(decl: Declaration) -> List[CppFunction]:
     """Every C++ function of `decl`, functional form first, in declaration order."""
     result: List[CppFunction] = []
-    api, base = decl.api, decl.cpp_name
+    api, base, impl = decl.api, decl.cpp_name, decl.impl
+    structured = isinstance(impl, Cpp) and impl.structured
     for sig in api.signatures:
         ps = tuple(_params(sig))
-        # Pointwise in-place and out= forms hand back the tensor they wrote, by
-        # reference: no reference count changes hands on the per-call path.
-        written = "const Tensor&" if isinstance(decl.impl, Pointwise) else signature_return_type(sig)
+        # In-place and out= forms hand back the tensors they wrote, by reference: no reference
+        # count changes hands on the per-call path. (Hand-written ones that are not structured
+        # still return what they made; see Note [Out forms of hand-written ops].)
+        written = written_return_type(sig) if structured or isinstance(impl, Pointwise) \
+            else signature_return_type(sig)
         if api.mutates_self:
             result.append(CppFunction(base, ps, written, decl, sig, Form.inplace))
         else:
@@ -131,6 +155,10 @@ def functions(decl: Declaration) -> List[CppFunction]:
             result.append(CppFunction(base + "_", ps, written, decl, sig, Form.inplace))
         # A hand-written in-place op is derived from its out form, which then exists
         # even when Python gets no out= (Note [Out forms of hand-written ops]).
-        if api.out or (api.inplace and isinstance(decl.impl, Cpp)):
+        if api.out or (api.inplace and isinstance(impl, Cpp) and not structured):
             result.append(CppFunction(base + "_out", out_params(sig) + ps, written, decl, sig, Form.out))
+        if structured:
+            bare = tuple(_params(sig, defaults=False))
+            result.append(CppFunction(base + "_meta", bare, meta_return_type(sig), decl, sig, Form.meta))
+            result.append(CppFunction(base + "_impl", out_params(sig) + bare, "void", decl, sig, Form.impl))
     return result

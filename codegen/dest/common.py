@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import os
 import zlib
-from typing import Any, Callable, Dict, List, Sequence, TypeVar
+from dataclasses import dataclass
+from typing import Any, Callable, Dict, List, Sequence, Tuple, TypeVar
 
 import jinja2
 
@@ -16,36 +17,45 @@ CPP_TYPE: Dict[DType, str] = {
 }
 assert tuple(CPP_TYPE) == DTYPES, "CPP_TYPE must follow the order of wick::DType"
 
-# Note [Shards]
-# ~~~~~~~~~~~~~
-# Each op's generated code lives in one of NUM_SHARDS shards, picked by a
-# stable hash of its name (CRC-32, never hash(): the same on every run, under
-# any PYTHONHASHSEED), and each shard has files of its own: a functor header
-# and a CPU and a CUDA unit per dtype, an ops unit, a bindings unit. Editing
-# one op rewrites only the files of its shard that hold it (for a pointwise
-# expression, the units of the dtypes it supports), so a rebuild recompiles a
-# handful of units whatever the number of ops; adding an op moves no other op.
-# The number is a trade: every unit pays a fixed cost (about 0.6 s of g++ and
-# 3 s of nvcc here), so more shards make an edit cheaper and a full build
-# dearer. Measured with bench/shards.py (bench/README.md, "Build times"): from
-# 1 to 2, 4 and 8 shards, an edit of exp's expression costs 92, 52, 36 and 27 s
-# of CPU and the generated units of a full build 225, 301, 360 and 477 s. Raise
-# it when the ops grow so many that a shard's units are slow to compile.
-NUM_SHARDS = 4
-
 T = TypeVar("T")
 
 
-def shard_of(op_name: str) -> int:
-    return zlib.crc32(op_name.encode("utf-8")) % NUM_SHARDS
+# Note [Shards]
+# ~~~~~~~~~~~~~
+# Each op's generated code lives in one of a few shards, picked by a stable
+# hash of its name (CRC-32, never hash(): the same on every run, under any
+# PYTHONHASHSEED), and each shard has files of its own: a functor header and a
+# CPU and a CUDA unit per dtype, an ops unit, a bindings unit. Editing one op
+# rewrites only the files of its shard that hold it (for a pointwise
+# expression, the units of the dtypes it supports), so a rebuild recompiles a
+# handful of units whatever the number of ops; adding an op moves no other op.
+# The number is a trade: every unit pays a fixed cost (g++'s, and nvcc's much
+# larger one), so more shards make an edit cheaper and a full build dearer;
+# bench/shards.py measures both for any number (bench/README.md, "Build
+# times"). Raise it when the ops grow so many that a shard's units are slow to
+# compile.
+@dataclass(frozen=True)
+class Layout:
+    """How the generated code is split into files: the shards, and the dtypes that have kernel units
+    (the others have no kernels: their entries in the tables are null). The build uses the default;
+    the golden tests one made small for them."""
+
+    shards: int = 4
+    kernel_dtypes: Tuple[DType, ...] = DTYPES
+
+    def shard_of(self, op_name: str) -> int:
+        return zlib.crc32(op_name.encode("utf-8")) % self.shards
+
+    def by_shard(self, items: Sequence[T], op_name: Callable[[T], str]) -> List[List[T]]:
+        """`items` split by shard, in their order; `op_name(item)` names the op an item belongs to."""
+        shards: List[List[T]] = [[] for _ in range(self.shards)]
+        for item in items:
+            shards[self.shard_of(op_name(item))].append(item)
+        return shards
 
 
-def by_shard(items: Sequence[T], op_name: Callable[[T], str]) -> List[List[T]]:
-    """`items` split by shard, in their order; `op_name(item)` names the op an item belongs to."""
-    shards: List[List[T]] = [[] for _ in range(NUM_SHARDS)]
-    for item in items:
-        shards[shard_of(op_name(item))].append(item)
-    return shards
+DEFAULT_LAYOUT = Layout()
+
 
 _TEMPLATES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "templates")
 _env = jinja2.Environment(

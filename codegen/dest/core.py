@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Dict, List
 
 from codegen.api import cpp
-from codegen.dest.common import CPP_TYPE, NUM_SHARDS, by_shard, render
+from codegen.dest.common import CPP_TYPE, Layout, render
 from codegen.model import Backend, Cpp, Declaration, Form, Output, Pointwise, Promotion, PythonGlue
 from codegen.reader import MAX_OPERANDS
-from codegen.schema import DTYPES
+from codegen.schema import DTYPES, BaseTy, Signature, base_of, is_list
 
 
 def _pointwise_body(fn: cpp.CppFunction) -> str:
@@ -33,6 +33,44 @@ def _derived_body(fn: cpp.CppFunction) -> str:
     assert fn.form == Form.inplace
     base = fn.name[:-1]
     return f'return detail::assign_inplace("{fn.name}", self, {base}_out(Tensor(), {args}));'
+
+
+def _structured_body(fn: cpp.CppFunction) -> str:
+    """A form of a structured op, from its meta and impl (Note [Structured ops] in wick/structured.h)."""
+    base = fn.decl.cpp_name
+    args = ", ".join(p.name for p in fn.sig.params)
+    fields = [str(f.name) for f in fn.sig.fields] or ["out"]
+    lines = [f"const auto spec = detail::{base}_meta({args});"]
+    at = (lambda i: f"spec[{i}]") if fn.sig.is_tuple else (lambda i: "spec")
+    if fn.form == Form.functional:
+        lines += [f"Tensor {name} = detail::new_output({at(i)});" for i, name in enumerate(fields)]
+        lines.append(f"detail::{base}_impl({', '.join(fields)}, {args});")
+        lines.append(f"return {{{', '.join(fields)}}};" if fn.sig.is_tuple else "return out;")
+        return "\n  ".join(lines)
+    tensors = [p for p in fn.sig.params if base_of(p.type) == BaseTy.Tensor]
+    if fn.form == Form.inplace:
+        others = [p.name for p in tensors if p.name != "self"]
+        inputs = f"{{{', '.join('&' + n for n in others if not _is_list(fn.sig, n))}}}"
+        lists = [n for n in others if _is_list(fn.sig, n)]
+        lines.append(f"const auto target = detail::Output::in_place(self, spec, {inputs}"
+                     + (f", {{{', '.join(lists)}}}" if lists else "") + ");")
+        targets = ["target"]
+    else:
+        inputs = f"{{{', '.join('&' + p.name for p in tensors if not is_list(p.type))}}}"
+        lists = [p.name for p in tensors if is_list(p.type)]
+        targets = [f"{name}_target" for name in fields]
+        for i, (name, target) in enumerate(zip(fields, targets)):
+            lines.append(f'const detail::Output {target}("{fn.decl.name}", {name}, {at(i)}, {inputs}'
+                         + (f", {{{', '.join(lists)}}}" if lists else "") + ");")
+    lines.append(f"detail::{base}_impl({', '.join(t + '.tensor()' for t in targets)}, {args});")
+    finished = [f"{t}.finish()" for t in targets]
+    lines.append(f"return {{{', '.join(finished)}}};" if fn.sig.is_tuple else f"return {finished[0]};")
+    return "\n  ".join(lines)
+
+
+def _is_list(sig: Signature, name: str) -> bool:
+    p = sig.param(name)
+    return p is not None and is_list(p.type)
 
 
 def _unique(fns: List[cpp.CppFunction]) -> List[cpp.CppFunction]:
@@ -62,18 +100,20 @@ def _headers(decls: List[Declaration]) -> List[str]:
     return sorted({op_header(d.cpp_name) for d in decls if not isinstance(d.impl, PythonGlue)})
 
 
-def outputs(decls: List[Declaration]) -> List[str]:
-    return ["include/wick/ops.h", *_headers(decls), *(ops_unit(s) for s in range(NUM_SHARDS)),
+def outputs(decls: List[Declaration], layout: Layout) -> List[str]:
+    return ["include/wick/ops.h", *_headers(decls), *(ops_unit(s) for s in range(layout.shards)),
             "core/copy_kernels.cpp"]
 
 
-def emit(decls: List[Declaration]) -> Dict[str, str]:
+def emit(decls: List[Declaration], layout: Layout) -> Dict[str, str]:
     fns = _unique([fn for d in decls for fn in cpp.functions(d)])
     core_fns = [fn for fn in fns if fn.in_core]
     bodies = []
     for fn in core_fns:
         if isinstance(fn.decl.impl, Pointwise):
             bodies.append((fn, _pointwise_body(fn)))
+        elif isinstance(fn.decl.impl, Cpp) and fn.decl.impl.structured and not fn.hand_written:
+            bodies.append((fn, _structured_body(fn)))
         elif isinstance(fn.decl.impl, Cpp) and not fn.hand_written:
             bodies.append((fn, _derived_body(fn)))
     headers = _headers(decls)
@@ -86,25 +126,28 @@ def emit(decls: List[Declaration]) -> Dict[str, str]:
         by_header[op_header(fn.decl.cpp_name)].append(fn)
     for header, header_fns in by_header.items():
         ops = list(dict.fromkeys(fn.decl.name for fn in header_fns))
-        files[header] = render("op.h.j2", name=header_fns[0].decl.cpp_name, ops=ops, functions=header_fns)
-    shard_bodies = by_shard(bodies, lambda body: body[0].decl.name)
+        files[header] = render("op.h.j2", name=header_fns[0].decl.cpp_name, ops=ops,
+                               functions=[fn for fn in header_fns if not fn.in_detail],
+                               detail=[fn for fn in header_fns if fn.in_detail],
+                               structured=any(fn.in_detail for fn in header_fns))
+    shard_bodies = layout.by_shard(bodies, lambda body: body[0].decl.name)
     pointwise = [d for d in decls if isinstance(d.impl, Pointwise)]
-    for s, shard_pointwise in enumerate(by_shard(pointwise, lambda d: d.name)):
+    for s, shard_pointwise in enumerate(layout.by_shard(pointwise, lambda d: d.name)):
         includes = sorted({op_header(fn.decl.cpp_name)[len("include/"):] for fn, _ in shard_bodies[s]})
         files[ops_unit(s)] = render("ops.cpp.j2", shard=s, bodies=shard_bodies[s], max_operands=MAX_OPERANDS,
-                                    pointwise=[_kernel_table(d) for d in shard_pointwise], dtypes=DTYPES,
+                                    pointwise=[_kernel_table(d, layout) for d in shard_pointwise], dtypes=DTYPES,
                                     includes=includes)
     return files
 
 
-def _kernel_table(d: Declaration) -> Dict[str, object]:
+def _kernel_table(d: Declaration, layout: Layout) -> Dict[str, object]:
     impl = d.impl
     assert isinstance(impl, Pointwise)
     dtypes = impl.dtypes
 
     def table(backend: Backend, entry: str) -> List[str]:
-        return [f"&{backend}_pointwise_{entry}<kernels::{_functor(d)}<{CPP_TYPE[t]}>>" if t in dtypes[backend]
-                else "nullptr" for t in DTYPES]
+        return [f"&{backend}_pointwise_{entry}<kernels::{_functor(d)}<{CPP_TYPE[t]}>>"
+                if t in dtypes[backend] and t in layout.kernel_dtypes else "nullptr" for t in DTYPES]
     entries = dict(cpu=table(Backend.cpu, "kernel"), cuda=table(Backend.cuda, "kernel"),
                    cpu_run=table(Backend.cpu, "run"))
     return dict(name=d.name, functor=_functor(d), entries=entries, check=impl.check,

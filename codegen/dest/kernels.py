@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Dict, List, Tuple
 
 from codegen.api import expr
-from codegen.dest.common import CPP_TYPE, NUM_SHARDS, by_shard, render
+from codegen.dest.common import CPP_TYPE, Layout, render
 from codegen.model import Backend, Declaration, Output, Pointwise
-from codegen.schema import DTYPES, DType
+from codegen.schema import DType
 
 BACKEND_EXT = {Backend.cpu: "cpp", Backend.cuda: "cu"}
 
@@ -20,10 +20,10 @@ def unit(shard: int, backend: Backend, dtype: DType) -> str:
     return f"kernels/shard{shard}/{backend}_{dtype}.{BACKEND_EXT[backend]}"
 
 
-def outputs() -> List[str]:
+def outputs(layout: Layout) -> List[str]:
     files = []
-    for s in range(NUM_SHARDS):
-        for t in DTYPES:
+    for s in range(layout.shards):
+        for t in layout.kernel_dtypes:
             files += [functors_header(s, t)] + [unit(s, b, t) for b in BACKEND_EXT]
     return files
 
@@ -47,15 +47,15 @@ def _dtypes(d: Declaration) -> Dict[Backend, Tuple[DType, ...]]:
     return d.impl.dtypes
 
 
-def emit(decls: List[Declaration]) -> Dict[str, str]:
+def emit(decls: List[Declaration], layout: Layout) -> Dict[str, str]:
     # Note [Shards]: the header and units of (shard, dtype) hold only the ops of that
     # shard that support the dtype, so editing an op rewrites the files of its dtypes alone.
     # The copy kernels go to shard 0: units of their own would each pay the fixed cost of a
     # unit (3 to 4 s of nvcc) for one instantiation.
     pointwise = [d for d in decls if isinstance(d.impl, Pointwise)]
     files = {}
-    for s, ops in enumerate(by_shard(pointwise, lambda d: d.name)):
-        for t in DTYPES:
+    for s, ops in enumerate(layout.by_shard(pointwise, lambda d: d.name)):
+        for t in layout.kernel_dtypes:
             here = [d for d in ops if any(t in _dtypes(d)[b] for b in Backend)]
             files[functors_header(s, t)] = render("functors.h.j2", shard=s, dtype=t,
                                                   functors=[_functor(d) for d in here])

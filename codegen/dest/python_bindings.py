@@ -7,7 +7,7 @@ from codegen.api import cpp
 from codegen.api.python import (MAX_OVERLOADS, MAX_PARAMS, Binding, Overload, arg_kind, bindings, default_spec,
                                  return_types)
 from codegen.dest import core
-from codegen.dest.common import NUM_SHARDS, by_shard, c_string, render
+from codegen.dest.common import Layout, c_string, render
 from codegen.model import Declaration, PythonGlue
 from codegen.schema import BaseTy, Param, Return, base_of, is_list, is_optional
 
@@ -182,12 +182,12 @@ def bindings_unit(shard: int) -> str:
     return f"python/bindings_shard{shard}.cpp"
 
 
-def outputs() -> List[str]:
-    return ["python/method_tables.cpp", *(bindings_unit(s) for s in range(NUM_SHARDS)),
+def outputs(layout: Layout) -> List[str]:
+    return ["python/method_tables.cpp", *(bindings_unit(s) for s in range(layout.shards)),
             "python/python_impls.h", "python/function_names.py", "python/return_types.h"]
 
 
-def emit(decls: List[Declaration]) -> Dict[str, str]:
+def emit(decls: List[Declaration], layout: Layout) -> Dict[str, str]:
     methods, functions = bindings(decls)
     rows = {b.c_name: _binding(b) for b in methods + functions}
     impls = sorted({fn.prototype(defaults=False) for d in decls if isinstance(d.impl, PythonGlue)
@@ -201,7 +201,7 @@ def emit(decls: List[Declaration]) -> Dict[str, str]:
                                         types=[_return_type_entry(*t) for t in return_types(decls)]),
     }
     # Note [Shards]: a binding goes with the op that declares it.
-    for s, shard in enumerate(by_shard(methods + functions, lambda b: b.decl.name)):
+    for s, shard in enumerate(layout.by_shard(methods + functions, lambda b: b.decl.name)):
         includes = sorted({core.op_header(ov.decl.cpp_name)[len("include/"):] for b in shard for ov in b.overloads
                            if not ov.python_glue})
         files[bindings_unit(s)] = render("bindings.cpp.j2", shard=s, bindings=[rows[b.c_name] for b in shard],

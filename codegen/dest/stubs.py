@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Dict, List
 
 from codegen.api.python import Binding, Overload, bindings, return_types
-from codegen.dest.common import render
+from codegen.dest.common import Layout, render
 from codegen.model import Declaration
 from codegen.schema import (DTYPES, TENSOR, TUPLE_FIELD_TYPES, BaseTy, BaseType, ListType, OptionalType, Param,
                             Signature, Type, base_of, is_list, is_optional, join_params, strip_optional)
@@ -86,7 +86,7 @@ def _entry(b: Binding) -> Dict[str, object]:
     return dict(name=b.name, defs=defs, overloaded=len(defs) > 1)
 
 
-def emit(decls: List[Declaration]) -> Dict[str, str]:
+def emit(decls: List[Declaration], layout: Layout) -> Dict[str, str]:
     methods, functions = bindings(decls)
     names = [b.name for b in functions]
     return {

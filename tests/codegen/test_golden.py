@@ -24,6 +24,9 @@ GOLDEN = Path(__file__).parent / "golden"
 DECLARATIONS = GOLDEN / "declarations"
 EXPECTED = GOLDEN / "expected"
 UPDATE = os.environ.get("WICK_UPDATE_GOLDEN") == "1"
+# A layout made small for the golden files: one shard, and kernel units for an integer and a 16-bit float
+# dtype alone (Note [Shards]), so that a change of the generator shows in a few dozen files.
+LAYOUT = ("--shards", "1", "--kernel-dtypes", "int64,float16")
 HOW_TO_UPDATE = ("if the change is intended, regenerate with WICK_UPDATE_GOLDEN=1 "
                  "(see tests/codegen/test_golden.py) and review the diff")
 
@@ -71,7 +74,7 @@ def test_golden_declarations_cover_every_kind_of_op() -> None:
 def test_output_matches_golden_files(run_codegen, tmp_path: Path) -> None:
     """Every generated file equals its golden copy byte for byte, and no file is missing or extra."""
     out = tmp_path / "generated"
-    run = run_codegen("--declarations", str(DECLARATIONS), "--out", str(out))
+    run = run_codegen("--declarations", str(DECLARATIONS), "--out", str(out), *LAYOUT)
     assert run.rc == 0, run.err
     if UPDATE:
         _update(out)

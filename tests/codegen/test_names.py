@@ -20,7 +20,7 @@ from codegen import names
 ROOT = Path(__file__).resolve().parents[2]
 EXPECTED = Path(__file__).parent / "golden" / "expected"
 # A unit of each kind: the kernels, the ops and the bindings see every header the generated code includes.
-UNITS = [EXPECTED / "kernels" / "shard0" / "cpu_float32.cpp", EXPECTED / "core" / "ops_shard0.cpp",
+UNITS = [EXPECTED / "kernels" / "shard0" / "cpu_float16.cpp", EXPECTED / "core" / "ops_shard0.cpp",
          EXPECTED / "python" / "bindings_shard0.cpp"]
 
 

@@ -18,7 +18,7 @@ import pytest
 
 from codegen import gen, reader, yaml_loader
 from codegen.dest import kernels
-from codegen.dest.common import NUM_SHARDS, shard_of
+from codegen.dest.common import DEFAULT_LAYOUT
 from codegen.errors import DeclarationError, Location
 from codegen.model import Pointwise
 from codegen.schema import DTYPES, ErrorAt, Signature
@@ -154,16 +154,16 @@ def test_editing_an_expression_rewrites_the_functors_of_its_shard_and_dtypes(run
     assert isinstance(exp, Pointwise)
     dtypes = {t for backend in exp.dtypes.values() for t in backend}
     assert 0 < len(dtypes) < len(DTYPES)
-    assert rewritten == sorted(kernels.functors_header(shard_of("exp"), t) for t in dtypes)
+    assert rewritten == sorted(kernels.functors_header(DEFAULT_LAYOUT.shard_of("exp"), t) for t in dtypes)
 
 
 def test_every_shard_holds_pointwise_ops() -> None:
     """The hash spreads the real pointwise ops over every shard, none with more than twice its share."""
     decls = [d for d in reader.load([str(p) for p in DECLARATION_FILES]) if isinstance(d.impl, Pointwise)]
-    counts = [0] * NUM_SHARDS
+    counts = [0] * DEFAULT_LAYOUT.shards
     for d in decls:
-        counts[shard_of(d.name)] += 1
-    assert min(counts) > 0 and max(counts) <= 2 * len(decls) / NUM_SHARDS, counts
+        counts[DEFAULT_LAYOUT.shard_of(d.name)] += 1
+    assert min(counts) > 0 and max(counts) <= 2 * len(decls) / DEFAULT_LAYOUT.shards, counts
 
 
 def test_output_does_not_depend_on_hash_seed(tmp_path: Path) -> None:

@@ -18,5 +18,6 @@
 #include "wick/device.h"
 #include "wick/dtype.h"
 #include "wick/scalar.h"
+#include "wick/structured.h"
 #include "wick/tensor.h"
 #include "wick/tensor_list.h"

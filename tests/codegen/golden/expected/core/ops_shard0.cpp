@@ -5,17 +5,323 @@
 #include "wick/core_ops.h"
 #include "wick/kernel.h"
 #include "wick/pointwise.h"
+#include "wick/ops/add.h"
 #include "wick/ops/cat.h"
+#include "wick/ops/div_trunc.h"
+#include "wick/ops/fill_.h"
+#include "wick/ops/lt.h"
 #include "wick/ops/mm.h"
+#include "wick/ops/relu_mod.h"
+#include "wick/ops/sort.h"
 
 namespace wick {
+namespace kernels {
+template <typename T> struct div_trunc_op;
+template <typename T> struct add_op;
+template <typename T> struct fill__op;
+template <typename T> struct lt_op;
+template <typename T> struct relu_mod_op;
+}  // namespace kernels
+
+static_assert(kNumDTypes == 10, "the kernel tables below have one entry per dtype");
+static_assert(TensorIter::kMaxOperands == 5 + 1,
+              "codegen/reader.py lets a pointwise op take MAX_OPERANDS tensors, and the output is one more");
+
+namespace detail {
+PointwiseCheck add_check;
+}  // namespace detail
+
+namespace {
+
+// div_trunc: its functor and kernels are in generated/kernels/shard0/.
+const PointwiseKernels div_trunc_kernels = {
+    {
+        nullptr,
+        nullptr,
+        nullptr,
+        nullptr,
+        nullptr,
+        nullptr,
+        nullptr,
+        nullptr,
+        nullptr,
+        nullptr,
+    },
+#if WICK_WITH_CUDA
+    {
+        nullptr,
+        nullptr,
+        nullptr,
+        nullptr,
+        nullptr,
+        nullptr,
+        nullptr,
+        nullptr,
+        nullptr,
+        nullptr,
+    },
+#else
+    {},
+#endif
+    {
+        nullptr,
+        nullptr,
+        nullptr,
+        nullptr,
+        nullptr,
+        nullptr,
+        nullptr,
+        nullptr,
+        nullptr,
+        nullptr,
+    },
+};
+const PointwiseOp div_trunc_pointwise = {"div_trunc", Promotion::Common, false, &div_trunc_kernels};
+
+// add: its functor and kernels are in generated/kernels/shard0/.
+const PointwiseKernels add_kernels = {
+    {
+        nullptr,
+        nullptr,
+        nullptr,
+        nullptr,
+        nullptr,
+        &cpu_pointwise_kernel<kernels::add_op<int64_t>>,
+        &cpu_pointwise_kernel<kernels::add_op<Half>>,
+        nullptr,
+        nullptr,
+        nullptr,
+    },
+#if WICK_WITH_CUDA
+    {
+        nullptr,
+        nullptr,
+        nullptr,
+        nullptr,
+        nullptr,
+        &cuda_pointwise_kernel<kernels::add_op<int64_t>>,
+        &cuda_pointwise_kernel<kernels::add_op<Half>>,
+        nullptr,
+        nullptr,
+        nullptr,
+    },
+#else
+    {},
+#endif
+    {
+        nullptr,
+        nullptr,
+        nullptr,
+        nullptr,
+        nullptr,
+        &cpu_pointwise_run<kernels::add_op<int64_t>>,
+        &cpu_pointwise_run<kernels::add_op<Half>>,
+        nullptr,
+        nullptr,
+        nullptr,
+    },
+};
+const PointwiseOp add_pointwise = {"add", Promotion::Common, false, &add_kernels, &detail::add_check};
+
+// fill_: its functor and kernels are in generated/kernels/shard0/.
+const PointwiseKernels fill__kernels = {
+    {
+        nullptr,
+        nullptr,
+        nullptr,
+        nullptr,
+        nullptr,
+        &cpu_pointwise_kernel<kernels::fill__op<int64_t>>,
+        &cpu_pointwise_kernel<kernels::fill__op<Half>>,
+        nullptr,
+        nullptr,
+        nullptr,
+    },
+#if WICK_WITH_CUDA
+    {
+        nullptr,
+        nullptr,
+        nullptr,
+        nullptr,
+        nullptr,
+        &cuda_pointwise_kernel<kernels::fill__op<int64_t>>,
+        &cuda_pointwise_kernel<kernels::fill__op<Half>>,
+        nullptr,
+        nullptr,
+        nullptr,
+    },
+#else
+    {},
+#endif
+    {
+        nullptr,
+        nullptr,
+        nullptr,
+        nullptr,
+        nullptr,
+        &cpu_pointwise_run<kernels::fill__op<int64_t>>,
+        &cpu_pointwise_run<kernels::fill__op<Half>>,
+        nullptr,
+        nullptr,
+        nullptr,
+    },
+};
+const PointwiseOp fill__pointwise = {"fill_", Promotion::Common, false, &fill__kernels};
+
+// lt: its functor and kernels are in generated/kernels/shard0/.
+const PointwiseKernels lt_kernels = {
+    {
+        nullptr,
+        nullptr,
+        nullptr,
+        nullptr,
+        nullptr,
+        &cpu_pointwise_kernel<kernels::lt_op<int64_t>>,
+        &cpu_pointwise_kernel<kernels::lt_op<Half>>,
+        nullptr,
+        nullptr,
+        nullptr,
+    },
+#if WICK_WITH_CUDA
+    {
+        nullptr,
+        nullptr,
+        nullptr,
+        nullptr,
+        nullptr,
+        nullptr,
+        nullptr,
+        nullptr,
+        nullptr,
+        nullptr,
+    },
+#else
+    {},
+#endif
+    {
+        nullptr,
+        nullptr,
+        nullptr,
+        nullptr,
+        nullptr,
+        &cpu_pointwise_run<kernels::lt_op<int64_t>>,
+        &cpu_pointwise_run<kernels::lt_op<Half>>,
+        nullptr,
+        nullptr,
+        nullptr,
+    },
+};
+const PointwiseOp lt_pointwise = {"lt", Promotion::Common, true, &lt_kernels};
+
+// relu_mod: its functor and kernels are in generated/kernels/shard0/.
+const PointwiseKernels relu_mod_kernels = {
+    {
+        nullptr,
+        nullptr,
+        nullptr,
+        nullptr,
+        nullptr,
+        &cpu_pointwise_kernel<kernels::relu_mod_op<int64_t>>,
+        nullptr,
+        nullptr,
+        nullptr,
+        nullptr,
+    },
+#if WICK_WITH_CUDA
+    {
+        nullptr,
+        nullptr,
+        nullptr,
+        nullptr,
+        nullptr,
+        &cuda_pointwise_kernel<kernels::relu_mod_op<int64_t>>,
+        nullptr,
+        nullptr,
+        nullptr,
+        nullptr,
+    },
+#else
+    {},
+#endif
+    {
+        nullptr,
+        nullptr,
+        nullptr,
+        nullptr,
+        nullptr,
+        &cpu_pointwise_run<kernels::relu_mod_op<int64_t>>,
+        nullptr,
+        nullptr,
+        nullptr,
+        nullptr,
+    },
+};
+const PointwiseOp relu_mod_pointwise = {"relu_mod", Promotion::Common, false, &relu_mod_kernels};
+
+}  // namespace
 
 Tensor cat(TensorListRef tensors, int64_t dim) {
   return cat_out(Tensor(), tensors, dim);
 }
 
+Tensor div_trunc(const Tensor& self, const Tensor& other) {
+  return detail::pointwise(div_trunc_pointwise, {self, other}, {});
+}
+
+const Tensor& div_trunc_(const Tensor& self, const Tensor& other) {
+  return detail::pointwise_into(div_trunc_pointwise, self, OutMode::InPlace, {self, other}, {});
+}
+
+const Tensor& div_trunc_out(const Tensor& out, const Tensor& self, const Tensor& other) {
+  return detail::pointwise_into(div_trunc_pointwise, out, OutMode::Out, {self, other}, {});
+}
+
 Tensor mm(const Tensor& self, const Tensor& mat2) {
   return mm_out(Tensor(), self, mat2);
+}
+
+std::tuple<Tensor, Tensor> sort(const Tensor& self, int64_t dim, bool descending) {
+  return sort_out(Tensor(), Tensor(), self, dim, descending);
+}
+
+Tensor add(const Tensor& self, const Tensor& other, const Scalar& alpha) {
+  return detail::pointwise(add_pointwise, {self, other}, {alpha});
+}
+
+const Tensor& add_(const Tensor& self, const Tensor& other, const Scalar& alpha) {
+  return detail::pointwise_into(add_pointwise, self, OutMode::InPlace, {self, other}, {alpha});
+}
+
+const Tensor& add_out(const Tensor& out, const Tensor& self, const Tensor& other, const Scalar& alpha) {
+  return detail::pointwise_into(add_pointwise, out, OutMode::Out, {self, other}, {alpha});
+}
+
+Tensor add(const Tensor& self, const Scalar& other, const Scalar& alpha) {
+  return detail::pointwise(add_pointwise, {self, other}, {alpha});
+}
+
+const Tensor& add_(const Tensor& self, const Scalar& other, const Scalar& alpha) {
+  return detail::pointwise_into(add_pointwise, self, OutMode::InPlace, {self, other}, {alpha});
+}
+
+const Tensor& add_out(const Tensor& out, const Tensor& self, const Scalar& other, const Scalar& alpha) {
+  return detail::pointwise_into(add_pointwise, out, OutMode::Out, {self, other}, {alpha});
+}
+
+const Tensor& fill_(const Tensor& self, const Scalar& value) {
+  return detail::pointwise_into(fill__pointwise, self, OutMode::InPlace, {}, {value});
+}
+
+Tensor lt(const Tensor& self, const Tensor& other) {
+  return detail::pointwise(lt_pointwise, {self, other}, {});
+}
+
+const Tensor& lt_out(const Tensor& out, const Tensor& self, const Tensor& other) {
+  return detail::pointwise_into(lt_pointwise, out, OutMode::Out, {self, other}, {});
+}
+
+Tensor relu_mod(const Tensor& self, const Tensor& other) {
+  return detail::pointwise(relu_mod_pointwise, {self, other}, {});
 }
 
 }  // namespace wick

@@ -15,9 +15,17 @@
 #include "no_gil.h"
 #include "python_impls.h"
 #include "wrap.h"
+#include "wick/ops/add.h"
 #include "wick/ops/cat.h"
 #include "wick/ops/contiguous.h"
+#include "wick/ops/div.h"
+#include "wick/ops/fill_.h"
+#include "wick/ops/index_put_.h"
+#include "wick/ops/lt.h"
 #include "wick/ops/mm.h"
+#include "wick/ops/relu_mod.h"
+#include "wick/ops/sort.h"
+#include "wick/ops/split.h"
 
 namespace wick {
 namespace python {
@@ -27,6 +35,84 @@ static_assert(kMaxParams == 10 && kMaxOverloads == 8,
 
 // The wrappers have external linkage (hidden: the module exports only PyInit__C),
 // for method_tables.cpp points to them; the constexpr specs are internal.
+
+constexpr ParamSpec kTensorMethod_add_0[] = {
+    {"other", ArgKind::Tensor, false, false, DefaultKind::Required, 0},
+    {"alpha", ArgKind::Scalar, false, true, DefaultKind::Int, 1},
+};
+constexpr ParamSpec kTensorMethod_add_1[] = {
+    {"other", ArgKind::Scalar, false, false, DefaultKind::Required, 0},
+    {"alpha", ArgKind::Scalar, false, true, DefaultKind::Int, 1},
+};
+constexpr SignatureSpec kTensorMethod_add_sigs[] = {
+    {kTensorMethod_add_0, 2, "(Tensor other, *, Number alpha=1)"},
+    {kTensorMethod_add_1, 2, "(Number other, *, Number alpha=1)"},
+};
+
+PyObject* TensorMethod_add(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  static const ArgParser parser("add", kTensorMethod_add_sigs, 2);
+  return guarded("add", [&]() -> PyObject* {
+    ParsedArgs r;
+    switch (parser.parse(args, nargs, kwnames, r)) {
+      case 0: {
+        const Tensor& self_ = unpack_tensor(self);
+        const Tensor& a0 = r.tensor(0);
+        Scalar a1 = r.scalar(1);
+        Tensor result;
+        { NoGil nogil(worth_releasing({&self_, &a0}), {&self_, &a0}); result = nogil.restore(wick::add(nogil(self_), nogil(a0), a1)); }
+        return wrap(std::move(result));
+      }
+      case 1: {
+        const Tensor& self_ = unpack_tensor(self);
+        Scalar a0 = r.scalar(0);
+        Scalar a1 = r.scalar(1);
+        Tensor result;
+        { NoGil nogil(worth_releasing({&self_}), {&self_}); result = nogil.restore(wick::add(nogil(self_), a0, a1)); }
+        return wrap(std::move(result));
+      }
+      default:
+        return nullptr;
+    }
+  });
+}
+
+constexpr ParamSpec kTensorMethod_add__0[] = {
+    {"other", ArgKind::Tensor, false, false, DefaultKind::Required, 0},
+    {"alpha", ArgKind::Scalar, false, true, DefaultKind::Int, 1},
+};
+constexpr ParamSpec kTensorMethod_add__1[] = {
+    {"other", ArgKind::Scalar, false, false, DefaultKind::Required, 0},
+    {"alpha", ArgKind::Scalar, false, true, DefaultKind::Int, 1},
+};
+constexpr SignatureSpec kTensorMethod_add__sigs[] = {
+    {kTensorMethod_add__0, 2, "(Tensor other, *, Number alpha=1)"},
+    {kTensorMethod_add__1, 2, "(Number other, *, Number alpha=1)"},
+};
+
+PyObject* TensorMethod_add_(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  static const ArgParser parser("add_", kTensorMethod_add__sigs, 2);
+  return guarded("add_", [&]() -> PyObject* {
+    ParsedArgs r;
+    switch (parser.parse(args, nargs, kwnames, r)) {
+      case 0: {
+        const Tensor& self_ = unpack_tensor(self);
+        const Tensor& a0 = r.tensor(0);
+        Scalar a1 = r.scalar(1);
+        { NoGil nogil(worth_releasing({&self_, &a0}), {&self_, &a0}); wick::add_(nogil(self_), nogil(a0), a1); }
+        return Py_NewRef(self);
+      }
+      case 1: {
+        const Tensor& self_ = unpack_tensor(self);
+        Scalar a0 = r.scalar(0);
+        Scalar a1 = r.scalar(1);
+        { NoGil nogil(worth_releasing({&self_}), {&self_}); wick::add_(nogil(self_), a0, a1); }
+        return Py_NewRef(self);
+      }
+      default:
+        return nullptr;
+    }
+  });
+}
 
 constexpr ParamSpec kTensorMethod_contiguous_0[] = {
     {nullptr, ArgKind::Object, false, false, DefaultKind::Required, 0},
@@ -41,6 +127,110 @@ PyObject* TensorMethod_contiguous(PyObject* self, PyObject* /*unused*/) {
     Tensor result;
     { NoGil nogil(worth_releasing({&self_}), {&self_}); result = nogil.restore(wick::contiguous(nogil(self_))); }
     return wrap(std::move(result));
+  });
+}
+
+constexpr ParamSpec kTensorMethod_div_0[] = {
+    {"other", ArgKind::Tensor, false, false, DefaultKind::Required, 0},
+    {"rounding_mode", ArgKind::String, true, true, DefaultKind::None, 0},
+};
+constexpr SignatureSpec kTensorMethod_div_sigs[] = {
+    {kTensorMethod_div_0, 2, "(Tensor other, *, str rounding_mode=None)"},
+};
+
+PyObject* TensorMethod_div(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  static const ArgParser parser("div", kTensorMethod_div_sigs, 1);
+  return guarded("div", [&]() -> PyObject* {
+    ParsedArgs r;
+    switch (parser.parse(args, nargs, kwnames, r)) {
+      case 0: {
+        const Tensor& self_ = unpack_tensor(self);
+        const Tensor& a0 = r.tensor(0);
+        std::optional<std::string_view> a1 = r.string_optional(1);
+        Tensor result;
+        { NoGil nogil(worth_releasing({&self_, &a0}), {&self_, &a0}); result = nogil.restore(wick::div(nogil(self_), nogil(a0), a1)); }
+        return wrap(std::move(result));
+      }
+      default:
+        return nullptr;
+    }
+  });
+}
+
+constexpr ParamSpec kTensorMethod_fill__0[] = {
+    {"value", ArgKind::Scalar, false, false, DefaultKind::Required, 0},
+};
+constexpr SignatureSpec kTensorMethod_fill__sigs[] = {
+    {kTensorMethod_fill__0, 1, "(Number value)"},
+};
+
+PyObject* TensorMethod_fill_(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  static const ArgParser parser("fill_", kTensorMethod_fill__sigs, 1);
+  return guarded("fill_", [&]() -> PyObject* {
+    ParsedArgs r;
+    switch (parser.parse(args, nargs, kwnames, r)) {
+      case 0: {
+        const Tensor& self_ = unpack_tensor(self);
+        Scalar a0 = r.scalar(0);
+        { NoGil nogil(worth_releasing({&self_}), {&self_}); wick::fill_(nogil(self_), a0); }
+        return Py_NewRef(self);
+      }
+      default:
+        return nullptr;
+    }
+  });
+}
+
+constexpr ParamSpec kTensorMethod_index_put__0[] = {
+    {"indices", ArgKind::OptionalTensorList, false, false, DefaultKind::Required, 0},
+    {"values", ArgKind::Tensor, false, false, DefaultKind::Required, 0},
+    {"accumulate", ArgKind::Bool, false, false, DefaultKind::Bool, 0},
+};
+constexpr SignatureSpec kTensorMethod_index_put__sigs[] = {
+    {kTensorMethod_index_put__0, 3, "(tuple of (Tensor or None) indices, Tensor values, bool accumulate=False)"},
+};
+
+PyObject* TensorMethod_index_put_(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  static const ArgParser parser("index_put_", kTensorMethod_index_put__sigs, 1);
+  return guarded("index_put_", [&]() -> PyObject* {
+    ParsedArgs r;
+    switch (parser.parse(args, nargs, kwnames, r)) {
+      case 0: {
+        const Tensor& self_ = unpack_tensor(self);
+        std::vector<std::optional<Tensor>> a0 = r.optional_tensorlist(0);
+        const Tensor& a1 = r.tensor(1);
+        bool a2 = r.tobool(2);
+        { NoGil nogil(worth_releasing({&self_, &a1}), {&self_, &a1}, a0); wick::index_put_(nogil(self_), a0, nogil(a1), a2); }
+        return Py_NewRef(self);
+      }
+      default:
+        return nullptr;
+    }
+  });
+}
+
+constexpr ParamSpec kTensorMethod_lt_0[] = {
+    {"other", ArgKind::Tensor, false, false, DefaultKind::Required, 0},
+};
+constexpr SignatureSpec kTensorMethod_lt_sigs[] = {
+    {kTensorMethod_lt_0, 1, "(Tensor other)"},
+};
+
+PyObject* TensorMethod_lt(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  static const ArgParser parser("lt", kTensorMethod_lt_sigs, 1);
+  return guarded("lt", [&]() -> PyObject* {
+    ParsedArgs r;
+    switch (parser.parse(args, nargs, kwnames, r)) {
+      case 0: {
+        const Tensor& self_ = unpack_tensor(self);
+        const Tensor& a0 = r.tensor(0);
+        Tensor result;
+        { NoGil nogil(worth_releasing({&self_, &a0}), {&self_, &a0}); result = nogil.restore(wick::lt(nogil(self_), nogil(a0))); }
+        return wrap(std::move(result));
+      }
+      default:
+        return nullptr;
+    }
   });
 }
 
@@ -61,6 +251,127 @@ PyObject* TensorMethod_mm(PyObject* self, PyObject* const* args, Py_ssize_t narg
         const Tensor& a0 = r.tensor(0);
         Tensor result;
         { NoGil nogil(worth_releasing({&self_, &a0}), {&self_, &a0}); result = nogil.restore(wick::mm(nogil(self_), nogil(a0))); }
+        return wrap(std::move(result));
+      }
+      default:
+        return nullptr;
+    }
+  });
+}
+
+constexpr ParamSpec kTensorMethod_sort_0[] = {
+    {"dim", ArgKind::Int, false, false, DefaultKind::Int, -1},
+    {"descending", ArgKind::Bool, false, false, DefaultKind::Bool, 0},
+};
+constexpr SignatureSpec kTensorMethod_sort_sigs[] = {
+    {kTensorMethod_sort_0, 2, "(int dim=-1, bool descending=False)"},
+};
+
+PyObject* TensorMethod_sort(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  static const ArgParser parser("sort", kTensorMethod_sort_sigs, 1);
+  return guarded("sort", [&]() -> PyObject* {
+    ParsedArgs r;
+    switch (parser.parse(args, nargs, kwnames, r)) {
+      case 0: {
+        const Tensor& self_ = unpack_tensor(self);
+        int64_t a0 = r.toint(0);
+        bool a1 = r.tobool(1);
+        std::tuple<Tensor, Tensor> result;
+        { NoGil nogil(worth_releasing({&self_}), {&self_}); result = nogil.restore(wick::sort(nogil(self_), a0, a1)); }
+        return wrap(ReturnType::sort, std::move(result));
+      }
+      default:
+        return nullptr;
+    }
+  });
+}
+
+constexpr ParamSpec kTensorMethod_split_0[] = {
+    {"split_size", ArgKind::Int, false, false, DefaultKind::Required, 0},
+    {"dim", ArgKind::Int, false, false, DefaultKind::Int, 0},
+};
+constexpr ParamSpec kTensorMethod_split_1[] = {
+    {"split_size", ArgKind::IntList, false, false, DefaultKind::Required, 0},
+    {"dim", ArgKind::Int, false, false, DefaultKind::Int, 0},
+};
+constexpr SignatureSpec kTensorMethod_split_sigs[] = {
+    {kTensorMethod_split_0, 2, "(int split_size, int dim=0)"},
+    {kTensorMethod_split_1, 2, "(tuple of ints split_size, int dim=0)"},
+};
+
+PyObject* TensorMethod_split(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  static const ArgParser parser("split", kTensorMethod_split_sigs, 2);
+  return guarded("split", [&]() -> PyObject* {
+    ParsedArgs r;
+    switch (parser.parse(args, nargs, kwnames, r)) {
+      case 0: {
+        const Tensor& self_ = unpack_tensor(self);
+        int64_t a0 = r.toint(0);
+        int64_t a1 = r.toint(1);
+        std::vector<Tensor> result;
+        result = wick::split(self_, a0, a1);
+        return wrap(std::move(result));
+      }
+      case 1: {
+        const Tensor& self_ = unpack_tensor(self);
+        DimVector a0 = r.intlist(0);
+        int64_t a1 = r.toint(1);
+        std::vector<Tensor> result;
+        result = wick::split(self_, a0, a1);
+        return wrap(std::move(result));
+      }
+      default:
+        return nullptr;
+    }
+  });
+}
+
+constexpr ParamSpec kFunction_add_0[] = {
+    {"self", ArgKind::Tensor, false, false, DefaultKind::Required, 0},
+    {"other", ArgKind::Tensor, false, false, DefaultKind::Required, 0},
+    {"alpha", ArgKind::Scalar, false, true, DefaultKind::Int, 1},
+    {"out", ArgKind::Tensor, true, true, DefaultKind::None, 0},
+};
+constexpr ParamSpec kFunction_add_1[] = {
+    {"self", ArgKind::Tensor, false, false, DefaultKind::Required, 0},
+    {"other", ArgKind::Scalar, false, false, DefaultKind::Required, 0},
+    {"alpha", ArgKind::Scalar, false, true, DefaultKind::Int, 1},
+    {"out", ArgKind::Tensor, true, true, DefaultKind::None, 0},
+};
+constexpr SignatureSpec kFunction_add_sigs[] = {
+    {kFunction_add_0, 4, "(Tensor self, Tensor other, *, Number alpha=1, Tensor out=None)"},
+    {kFunction_add_1, 4, "(Tensor self, Number other, *, Number alpha=1, Tensor out=None)"},
+};
+
+PyObject* Function_add(PyObject* /*module*/, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  static const ArgParser parser("add", kFunction_add_sigs, 2);
+  return guarded("add", [&]() -> PyObject* {
+    ParsedArgs r;
+    switch (parser.parse(args, nargs, kwnames, r)) {
+      case 0: {
+        const Tensor& a0 = r.tensor(0);
+        const Tensor& a1 = r.tensor(1);
+        Scalar a2 = r.scalar(2);
+        if (PyObject* out = r.raw(3); out && out != Py_None) {
+          const Tensor& out_ = unpack_tensor(out);
+          { NoGil nogil(worth_releasing({&out_, &a0, &a1}), {&out_, &a0, &a1}); wick::add_out(nogil(out_), nogil(a0), nogil(a1), a2); }
+          return Py_NewRef(out);
+        }
+        Tensor result;
+        { NoGil nogil(worth_releasing({&a0, &a1}), {&a0, &a1}); result = nogil.restore(wick::add(nogil(a0), nogil(a1), a2)); }
+        return wrap(std::move(result));
+      }
+      case 1: {
+        const Tensor& a0 = r.tensor(0);
+        Scalar a1 = r.scalar(1);
+        Scalar a2 = r.scalar(2);
+        if (PyObject* out = r.raw(3); out && out != Py_None) {
+          const Tensor& out_ = unpack_tensor(out);
+          { NoGil nogil(worth_releasing({&out_, &a0}), {&out_, &a0}); wick::add_out(nogil(out_), nogil(a0), a1, a2); }
+          return Py_NewRef(out);
+        }
+        Tensor result;
+        { NoGil nogil(worth_releasing({&a0}), {&a0}); result = nogil.restore(wick::add(nogil(a0), a1, a2)); }
         return wrap(std::move(result));
       }
       default:
@@ -101,6 +412,123 @@ PyObject* Function_cat(PyObject* /*module*/, PyObject* const* args, Py_ssize_t n
   });
 }
 
+constexpr ParamSpec kFunction_concat_0[] = {
+    {"tensors", ArgKind::TensorList, false, false, DefaultKind::Required, 0},
+    {"dim", ArgKind::Int, false, false, DefaultKind::Int, 0},
+    {"out", ArgKind::Tensor, true, true, DefaultKind::None, 0},
+};
+constexpr SignatureSpec kFunction_concat_sigs[] = {
+    {kFunction_concat_0, 3, "(tuple of Tensors tensors, int dim=0, *, Tensor out=None)"},
+};
+
+PyObject* Function_concat(PyObject* /*module*/, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  static const ArgParser parser("concat", kFunction_concat_sigs, 1);
+  return guarded("concat", [&]() -> PyObject* {
+    ParsedArgs r;
+    switch (parser.parse(args, nargs, kwnames, r)) {
+      case 0: {
+        TensorList a0 = r.tensorlist(0);
+        int64_t a1 = r.toint(1);
+        if (PyObject* out = r.raw(2); out && out != Py_None) {
+          const Tensor& out_ = unpack_tensor(out);
+          { NoGil nogil(worth_releasing({&out_}, {&a0}), {&out_}, a0); wick::cat_out(nogil(out_), a0, a1); }
+          return Py_NewRef(out);
+        }
+        Tensor result;
+        { NoGil nogil(worth_releasing({}, {&a0}), {}, a0); result = nogil.restore(wick::cat(a0, a1)); }
+        return wrap(std::move(result));
+      }
+      default:
+        return nullptr;
+    }
+  });
+}
+
+constexpr ParamSpec kFunction_div_0[] = {
+    {"self", ArgKind::Tensor, false, false, DefaultKind::Required, 0},
+    {"other", ArgKind::Tensor, false, false, DefaultKind::Required, 0},
+    {"rounding_mode", ArgKind::String, true, true, DefaultKind::None, 0},
+};
+constexpr SignatureSpec kFunction_div_sigs[] = {
+    {kFunction_div_0, 3, "(Tensor self, Tensor other, *, str rounding_mode=None)"},
+};
+
+PyObject* Function_div(PyObject* /*module*/, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  static const ArgParser parser("div", kFunction_div_sigs, 1);
+  return guarded("div", [&]() -> PyObject* {
+    ParsedArgs r;
+    switch (parser.parse(args, nargs, kwnames, r)) {
+      case 0: {
+        const Tensor& a0 = r.tensor(0);
+        const Tensor& a1 = r.tensor(1);
+        std::optional<std::string_view> a2 = r.string_optional(2);
+        Tensor result;
+        { NoGil nogil(worth_releasing({&a0, &a1}), {&a0, &a1}); result = nogil.restore(wick::div(nogil(a0), nogil(a1), a2)); }
+        return wrap(std::move(result));
+      }
+      default:
+        return nullptr;
+    }
+  });
+}
+
+constexpr ParamSpec kFunction_fill__0[] = {
+    {"self", ArgKind::Tensor, false, false, DefaultKind::Required, 0},
+    {"value", ArgKind::Scalar, false, false, DefaultKind::Required, 0},
+};
+constexpr SignatureSpec kFunction_fill__sigs[] = {
+    {kFunction_fill__0, 2, "(Tensor self, Number value)"},
+};
+
+PyObject* Function_fill_(PyObject* /*module*/, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  static const ArgParser parser("fill_", kFunction_fill__sigs, 1);
+  return guarded("fill_", [&]() -> PyObject* {
+    ParsedArgs r;
+    switch (parser.parse(args, nargs, kwnames, r)) {
+      case 0: {
+        const Tensor& a0 = r.tensor(0);
+        Scalar a1 = r.scalar(1);
+        { NoGil nogil(worth_releasing({&a0}), {&a0}); wick::fill_(nogil(a0), a1); }
+        return Py_NewRef(r.raw(0));
+      }
+      default:
+        return nullptr;
+    }
+  });
+}
+
+constexpr ParamSpec kFunction_lt_0[] = {
+    {"self", ArgKind::Tensor, false, false, DefaultKind::Required, 0},
+    {"other", ArgKind::Tensor, false, false, DefaultKind::Required, 0},
+    {"out", ArgKind::Tensor, true, true, DefaultKind::None, 0},
+};
+constexpr SignatureSpec kFunction_lt_sigs[] = {
+    {kFunction_lt_0, 3, "(Tensor self, Tensor other, *, Tensor out=None)"},
+};
+
+PyObject* Function_lt(PyObject* /*module*/, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  static const ArgParser parser("lt", kFunction_lt_sigs, 1);
+  return guarded("lt", [&]() -> PyObject* {
+    ParsedArgs r;
+    switch (parser.parse(args, nargs, kwnames, r)) {
+      case 0: {
+        const Tensor& a0 = r.tensor(0);
+        const Tensor& a1 = r.tensor(1);
+        if (PyObject* out = r.raw(2); out && out != Py_None) {
+          const Tensor& out_ = unpack_tensor(out);
+          { NoGil nogil(worth_releasing({&out_, &a0, &a1}), {&out_, &a0, &a1}); wick::lt_out(nogil(out_), nogil(a0), nogil(a1)); }
+          return Py_NewRef(out);
+        }
+        Tensor result;
+        { NoGil nogil(worth_releasing({&a0, &a1}), {&a0, &a1}); result = nogil.restore(wick::lt(nogil(a0), nogil(a1))); }
+        return wrap(std::move(result));
+      }
+      default:
+        return nullptr;
+    }
+  });
+}
+
 constexpr ParamSpec kFunction_mm_0[] = {
     {"self", ArgKind::Tensor, false, false, DefaultKind::Required, 0},
     {"mat2", ArgKind::Tensor, false, false, DefaultKind::Required, 0},
@@ -125,6 +553,108 @@ PyObject* Function_mm(PyObject* /*module*/, PyObject* const* args, Py_ssize_t na
         }
         Tensor result;
         { NoGil nogil(worth_releasing({&a0, &a1}), {&a0, &a1}); result = nogil.restore(wick::mm(nogil(a0), nogil(a1))); }
+        return wrap(std::move(result));
+      }
+      default:
+        return nullptr;
+    }
+  });
+}
+
+constexpr ParamSpec kFunction_relu_mod_0[] = {
+    {"self", ArgKind::Tensor, false, false, DefaultKind::Required, 0},
+    {"other", ArgKind::Tensor, false, false, DefaultKind::Required, 0},
+};
+constexpr SignatureSpec kFunction_relu_mod_sigs[] = {
+    {kFunction_relu_mod_0, 2, "(Tensor self, Tensor other)"},
+};
+
+PyObject* Function_relu_mod(PyObject* /*module*/, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  static const ArgParser parser("relu_mod", kFunction_relu_mod_sigs, 1);
+  return guarded("relu_mod", [&]() -> PyObject* {
+    ParsedArgs r;
+    switch (parser.parse(args, nargs, kwnames, r)) {
+      case 0: {
+        const Tensor& a0 = r.tensor(0);
+        const Tensor& a1 = r.tensor(1);
+        Tensor result;
+        { NoGil nogil(worth_releasing({&a0, &a1}), {&a0, &a1}); result = nogil.restore(wick::relu_mod(nogil(a0), nogil(a1))); }
+        return wrap(std::move(result));
+      }
+      default:
+        return nullptr;
+    }
+  });
+}
+
+constexpr ParamSpec kFunction_sort_0[] = {
+    {"self", ArgKind::Tensor, false, false, DefaultKind::Required, 0},
+    {"dim", ArgKind::Int, false, false, DefaultKind::Int, -1},
+    {"descending", ArgKind::Bool, false, false, DefaultKind::Bool, 0},
+    {"out", ArgKind::Object, true, true, DefaultKind::None, 0},
+};
+constexpr SignatureSpec kFunction_sort_sigs[] = {
+    {kFunction_sort_0, 4, "(Tensor self, int dim=-1, bool descending=False, *, tuple of Tensors out=None)"},
+};
+
+PyObject* Function_sort(PyObject* /*module*/, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  static const ArgParser parser("sort", kFunction_sort_sigs, 1);
+  return guarded("sort", [&]() -> PyObject* {
+    ParsedArgs r;
+    switch (parser.parse(args, nargs, kwnames, r)) {
+      case 0: {
+        const Tensor& a0 = r.tensor(0);
+        int64_t a1 = r.toint(1);
+        bool a2 = r.tobool(2);
+        if (PyObject* out = r.raw(3); out && out != Py_None) {
+          std::array<Tensor, 2> out_ = unpack_out_tuple<2>("sort", out);
+          { NoGil nogil(worth_releasing({&a0}), {&a0}, out_); wick::sort_out(out_[0], out_[1], nogil(a0), a1, a2); }
+          return wrap_out_tuple(ReturnType::sort, out);
+        }
+        std::tuple<Tensor, Tensor> result;
+        { NoGil nogil(worth_releasing({&a0}), {&a0}); result = nogil.restore(wick::sort(nogil(a0), a1, a2)); }
+        return wrap(ReturnType::sort, std::move(result));
+      }
+      default:
+        return nullptr;
+    }
+  });
+}
+
+constexpr ParamSpec kFunction_split_0[] = {
+    {"self", ArgKind::Tensor, false, false, DefaultKind::Required, 0},
+    {"split_size", ArgKind::Int, false, false, DefaultKind::Required, 0},
+    {"dim", ArgKind::Int, false, false, DefaultKind::Int, 0},
+};
+constexpr ParamSpec kFunction_split_1[] = {
+    {"self", ArgKind::Tensor, false, false, DefaultKind::Required, 0},
+    {"split_size", ArgKind::IntList, false, false, DefaultKind::Required, 0},
+    {"dim", ArgKind::Int, false, false, DefaultKind::Int, 0},
+};
+constexpr SignatureSpec kFunction_split_sigs[] = {
+    {kFunction_split_0, 3, "(Tensor self, int split_size, int dim=0)"},
+    {kFunction_split_1, 3, "(Tensor self, tuple of ints split_size, int dim=0)"},
+};
+
+PyObject* Function_split(PyObject* /*module*/, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  static const ArgParser parser("split", kFunction_split_sigs, 2);
+  return guarded("split", [&]() -> PyObject* {
+    ParsedArgs r;
+    switch (parser.parse(args, nargs, kwnames, r)) {
+      case 0: {
+        const Tensor& a0 = r.tensor(0);
+        int64_t a1 = r.toint(1);
+        int64_t a2 = r.toint(2);
+        std::vector<Tensor> result;
+        result = wick::split(a0, a1, a2);
+        return wrap(std::move(result));
+      }
+      case 1: {
+        const Tensor& a0 = r.tensor(0);
+        DimVector a1 = r.intlist(1);
+        int64_t a2 = r.toint(2);
+        std::vector<Tensor> result;
+        result = wick::split(a0, a1, a2);
         return wrap(std::move(result));
       }
       default:

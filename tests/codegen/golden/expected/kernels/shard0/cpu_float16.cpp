@@ -8,5 +8,11 @@
 namespace wick {
 
 template void cpu_copy_kernel<Half>(TensorIter&);
+template void cpu_pointwise_kernel<kernels::add_op<Half>>(TensorIter&, const Scalar*);
+template void cpu_pointwise_run<kernels::add_op<Half>>(char* const*, const int64_t*, int64_t, const Scalar*);
+template void cpu_pointwise_kernel<kernels::fill__op<Half>>(TensorIter&, const Scalar*);
+template void cpu_pointwise_run<kernels::fill__op<Half>>(char* const*, const int64_t*, int64_t, const Scalar*);
+template void cpu_pointwise_kernel<kernels::lt_op<Half>>(TensorIter&, const Scalar*);
+template void cpu_pointwise_run<kernels::lt_op<Half>>(char* const*, const int64_t*, int64_t, const Scalar*);
 
 }  // namespace wick

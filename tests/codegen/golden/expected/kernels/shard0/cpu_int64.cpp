@@ -8,5 +8,13 @@
 namespace wick {
 
 template void cpu_copy_kernel<int64_t>(TensorIter&);
+template void cpu_pointwise_kernel<kernels::add_op<int64_t>>(TensorIter&, const Scalar*);
+template void cpu_pointwise_run<kernels::add_op<int64_t>>(char* const*, const int64_t*, int64_t, const Scalar*);
+template void cpu_pointwise_kernel<kernels::fill__op<int64_t>>(TensorIter&, const Scalar*);
+template void cpu_pointwise_run<kernels::fill__op<int64_t>>(char* const*, const int64_t*, int64_t, const Scalar*);
+template void cpu_pointwise_kernel<kernels::lt_op<int64_t>>(TensorIter&, const Scalar*);
+template void cpu_pointwise_run<kernels::lt_op<int64_t>>(char* const*, const int64_t*, int64_t, const Scalar*);
+template void cpu_pointwise_kernel<kernels::relu_mod_op<int64_t>>(TensorIter&, const Scalar*);
+template void cpu_pointwise_run<kernels::relu_mod_op<int64_t>>(char* const*, const int64_t*, int64_t, const Scalar*);
 
 }  // namespace wick

@@ -8,5 +8,7 @@
 namespace wick {
 
 template void cuda_copy_kernel<Half>(TensorIter&);
+template void cuda_pointwise_kernel<kernels::add_op<Half>>(TensorIter&, const Scalar*);
+template void cuda_pointwise_kernel<kernels::fill__op<Half>>(TensorIter&, const Scalar*);
 
 }  // namespace wick

@@ -8,5 +8,8 @@
 namespace wick {
 
 template void cuda_copy_kernel<int64_t>(TensorIter&);
+template void cuda_pointwise_kernel<kernels::add_op<int64_t>>(TensorIter&, const Scalar*);
+template void cuda_pointwise_kernel<kernels::fill__op<int64_t>>(TensorIter&, const Scalar*);
+template void cuda_pointwise_kernel<kernels::relu_mod_op<int64_t>>(TensorIter&, const Scalar*);
 
 }  // namespace wick

@@ -19,5 +19,43 @@ namespace wick {
 namespace kernels {
 using namespace ::wick::math;  // the functions expressions may call
 
+// add: self + alpha * other
+template <typename T>
+struct add_op {
+  using C = opmath_t<T>;
+  C alpha;
+  explicit add_op(const Scalar* scalars) : alpha(scalars[0].to<C>()) {}
+  template <typename V>
+  WICK_HOST_DEVICE auto compute(V self, V other) const -> std::decay_t<decltype(wrapping_add(self, wrapping_mul(alpha, other)))> {
+    return wrapping_add(self, wrapping_mul(alpha, other));
+  }
+  WICK_HOST_DEVICE T operator()(T self, T other) const {
+    return static_cast<T>(compute(C(self), C(other)));
+  }
+};
+
+// fill_: value
+template <typename T>
+struct fill__op {
+  using C = opmath_t<T>;
+  C value;
+  explicit fill__op(const Scalar* scalars) : value(scalars[0].to<C>()) {}
+  WICK_HOST_DEVICE T operator()() const { return static_cast<T>(value); }
+};
+
+// lt: self < other
+template <typename T>
+struct lt_op {
+  using C = opmath_t<T>;
+  explicit lt_op(const Scalar* /*scalars*/) {}
+  template <typename V>
+  WICK_HOST_DEVICE auto compute(V self, V other) const -> std::decay_t<decltype((self < other))> {
+    return (self < other);
+  }
+  WICK_HOST_DEVICE bool operator()(T self, T other) const {
+    return static_cast<bool>(compute(C(self), C(other)));
+  }
+};
+
 }  // namespace kernels
 }  // namespace wick
