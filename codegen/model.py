@@ -58,12 +58,18 @@ class Api:
     name: str
     signatures: Tuple[Signature, ...]
     variants: FrozenSet[Variant]
-    inplace: bool  # also <name>_, the method that writes into self
+    # <name>_, which writes into self: a method (`inplace: true`), and a function of wick where
+    # PyTorch has one too (`inplace: [method, function]`, as torch.index_put_).
+    inplace_variants: FrozenSet[Variant]
     out: bool  # also out= on the function
     doc: str
     releases_gil: bool  # the binding releases the GIL around the call (Note [GIL])
     loc: Location
     signature_locs: Tuple[Location, ...]
+
+    @property
+    def inplace(self) -> bool:
+        return bool(self.inplace_variants)
 
     @property
     def mutates_self(self) -> bool:

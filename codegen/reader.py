@@ -129,11 +129,11 @@ def read_declaration(node: Node) -> Declaration:
     r = Reader(node)
     sigs, sig_locs = _read_signatures(r)
     variants = _read_variants(r, sigs, sig_locs)
-    inplace, out = _read_forms(r, sigs, sig_locs, variants)
-    impl = _read_impl(r, sigs, sig_locs, variants, inplace, out)
+    inplace_variants, out = _read_forms(r, sigs, sig_locs, variants)
+    impl = _read_impl(r, sigs, sig_locs, variants, inplace_variants, out)
     doc = r.required_string("doc")
     tests = _read_tests(r, sigs, sig_locs, variants, impl)
-    api = Api(r.name, sigs, variants, inplace, out, doc.strip(), _read_gil(r, impl), r.loc, sig_locs)
+    api = Api(r.name, sigs, variants, inplace_variants, out, doc.strip(), _read_gil(r, impl), r.loc, sig_locs)
     return Declaration(api, impl, tests)
 
 
@@ -189,9 +189,11 @@ def _read_variants(r: Reader, sigs: Tuple[Signature, ...], locs: Tuple[Location,
 
 
 def _read_forms(r: Reader, sigs: Tuple[Signature, ...], locs: Tuple[Location, ...],
-                variants: FrozenSet[Variant]) -> Tuple[bool, bool]:
-    """`inplace:` and `out:`. With no variants (C++ only) they add the C++ functions <name>_ and <name>_out alone."""
-    inplace, out = r.flag("inplace"), r.flag("out")
+                variants: FrozenSet[Variant]) -> Tuple[FrozenSet[Variant], bool]:
+    """`inplace:` (true for the method <name>_, or the variants of <name>_) and `out:`. With no variants
+    (C++ only) they add the C++ functions <name>_ and <name>_out alone."""
+    inplace_variants = _read_inplace(r, variants)
+    inplace, out = bool(inplace_variants), r.flag("out")
     for key, value in (("inplace", inplace), ("out", out)):
         if value and any(not s.returns_only("Tensor") and not (key == "out" and s.is_tuple) for s in sigs):
             raise r.at_key(key)(f"'{key}: true' needs every signature to return Tensor"
@@ -202,21 +204,36 @@ def _read_forms(r: Reader, sigs: Tuple[Signature, ...], locs: Tuple[Location, ..
             raise r.at(loc)(f"every tuple return of '{r.name}' must have the same fields, "
                             f"as its first, {tuples[0][0].returns_text()}",
                             "they share the named tuple type wick.return_types." + r.name)
-    if inplace and variants and Variant.method not in variants:
-        raise r.at_key("inplace")("'inplace: true' makes a method, so 'variants' must include method")
+    if inplace and variants and not inplace_variants <= variants:
+        raise r.at_key("inplace")("'inplace: true' makes a method, so 'variants' must include method"
+                                  if r.raw("inplace") is True else "'inplace' lists a variant that 'variants' lacks")
     if out and variants and Variant.function not in variants:
         raise r.at_key("out")("'out: true' adds out= to the function, so 'variants' must include function")
     if out:
         for sig, loc in zip(sigs, locs):
             if sig.param("out"):
                 raise r.at(loc)("'out: true' adds the 'out' parameter itself")
-    return inplace, out
+    return inplace_variants, out
+
+
+def _read_inplace(r: Reader, variants: FrozenSet[Variant]) -> FrozenSet[Variant]:
+    raw = r.raw("inplace")
+    if raw is None or raw is False:
+        return frozenset()
+    if raw is True:
+        return frozenset({Variant.method})
+    names = [str(v) for v in Variant]
+    if not isinstance(raw, NodeList) or not raw or any(v not in names for v in raw):
+        raise r.at_value("inplace")(f"'inplace' is true (a method) or a list of 'method' and 'function', "
+                                    f"not {shown(raw)}")
+    return frozenset(Variant(v) for v in raw)
 
 
 # --- the implementation --------------------------------------------------------------------------------------------
 
 def _read_impl(r: Reader, sigs: Tuple[Signature, ...], locs: Tuple[Location, ...], variants: FrozenSet[Variant],
-               inplace: bool, out: bool) -> Impl:
+               inplace_variants: FrozenSet[Variant], out: bool) -> Impl:
+    inplace = bool(inplace_variants)
     kinds = [k for k in IMPL_KEYS if r.has(k)]
     if len(kinds) != 1:
         raise r.at(r.loc)("give exactly one implementation: 'pointwise:', 'cpp:' or 'python:'"
@@ -240,7 +257,7 @@ def _read_impl(r: Reader, sigs: Tuple[Signature, ...], locs: Tuple[Location, ...
         if structured and (kind != "cpp" or not (inplace or out)):
             raise r.at_key("structured")("'structured: true' is for a 'cpp:' op with in-place or out= forms")
         impl = Cpp(function, structured) if kind == "cpp" else PythonGlue(function)
-    _check_op_name(r, variants, inplace, impl, sigs)
+    _check_op_name(r, variants, inplace_variants, impl, sigs)
     if isinstance(impl, PythonGlue):
         if not variants:
             raise r.at_value("variants")("an op implemented in Python glue needs a method or function variant")
@@ -337,14 +354,15 @@ def _read_dtypes(r: Reader) -> Dict[Backend, Tuple[DType, ...]]:
     return {Backend.cpu: both, Backend.cuda: both}
 
 
-def _check_op_name(r: Reader, variants: FrozenSet[Variant], inplace: bool, impl: Impl,
+def _check_op_name(r: Reader, variants: FrozenSet[Variant], inplace_variants: FrozenSet[Variant], impl: Impl,
                    sigs: Tuple[Signature, ...]) -> None:
     """An op's methods and function must not hide or replace what the wick package defines, and
     its name must be an identifier wherever the generated code uses it as it is."""
     name, err = r.name, r.at_value("name")
     made = [(name, False)] if Variant.function in variants else []
     if Variant.method in variants:
-        made += [(name, True)] + ([(name + "_", True)] if inplace else [])
+        made.append((name, True))
+    made += [(name + "_", v == Variant.method) for v in sorted(inplace_variants & variants, key=str)]
     for made_name, method in made:
         why = naming.package_problem(made_name, method)
         if why:

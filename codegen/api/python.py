@@ -5,26 +5,47 @@ from dataclasses import dataclass
 from typing import Dict, FrozenSet, List, Optional, Tuple
 
 from codegen.model import Declaration, Form, PythonGlue, Variant
-from codegen.schema import (DTYPE_NAMES, TENSOR, BaseTy, BaseType, ListType, OptionalType, Param, Return, Signature, Type,
-                            base_of, is_list, is_optional, join_params, strip_optional)
+from codegen.schema import (DTYPE_NAMES, TENSOR, BaseTy, BaseType, ListType, OptionalType, Param, Return, Signature,
+                            Type, is_optional, join_params, strip_optional)
 
-# How the runtime (python_ext/arg_parser.h) converts each parameter type.
-ARG_KIND: Dict[BaseTy, str] = {
-    BaseTy.Tensor: "Tensor", BaseTy.Scalar: "Scalar", BaseTy.int: "Int", BaseTy.float: "Double",
-    BaseTy.bool: "Bool", BaseTy.ScalarType: "DType", BaseTy.Device: "Device", BaseTy.object: "Object",
-    BaseTy.str: "String",
+@dataclass(frozen=True)
+class ArgKind:
+    """How the runtime's parser (python_ext/arg_parser.cpp) takes a parameter of a type."""
+
+    name: str  # its enumerator, ArgKind::<name> in generated/python/arg_kinds.h
+    shown: str  # how signatures and error messages name it, as PyTorch's do
+    # The Python values it takes, as type_ok in arg_parser.cpp checks them, for the check that no
+    # overload hides another (codegen/validate.py).
+    accepts: FrozenSet[str]
+
+
+def _kind(name: str, shown: str, *accepts: str) -> ArgKind:
+    return ArgKind(name, shown, frozenset(accepts))
+
+
+INT, INTS = BaseType(BaseTy.int), ListType(BaseType(BaseTy.int))
+# The parser's kinds, by the type a parameter has without '?': the one table that the C++ enum
+# ArgKind and its names are generated from. An object takes anything ("*").
+ARG_KINDS: Dict[Type, ArgKind] = {
+    TENSOR: _kind("Tensor", "Tensor", "tensor", "tensor0d"),
+    BaseType(BaseTy.Scalar): _kind("Scalar", "Number", "bool", "int", "float", "tensor0d"),
+    INT: _kind("Int", "int", "int"),
+    INTS: _kind("IntList", "tuple of ints", "int", "ints"),
+    BaseType(BaseTy.float): _kind("Double", "float", "int", "float"),
+    BaseType(BaseTy.bool): _kind("Bool", "bool", "bool"),
+    BaseType(BaseTy.ScalarType): _kind("DType", "wick.dtype", "dtype"),
+    BaseType(BaseTy.Device): _kind("Device", "wick.device", "str", "device"),
+    BaseType(BaseTy.object): _kind("Object", "object", "*"),
+    ListType(TENSOR): _kind("TensorList", "tuple of Tensors", "tensors"),
+    ListType(OptionalType(TENSOR)): _kind("OptionalTensorList", "tuple of (Tensor or None)", "tensors",
+                                          "tensors_and_nones"),
+    BaseType(BaseTy.str): _kind("String", "str", "str"),
 }
-# Names shown in signatures and error messages, as PyTorch shows them.
-PY_TYPE: Dict[BaseTy, str] = {
-    BaseTy.Tensor: "Tensor", BaseTy.Scalar: "Number", BaseTy.int: "int", BaseTy.float: "float", BaseTy.bool: "bool",
-    BaseTy.ScalarType: "dtype", BaseTy.Device: "Device", BaseTy.object: "object", BaseTy.str: "str",
-}
-# List types, by the type without '?': (runtime kind, name in signatures).
-_LISTS: Dict[Type, Tuple[str, str]] = {
-    ListType(BaseType(BaseTy.int)): ("IntList", "tuple of ints"),
-    ListType(TENSOR): ("TensorList", "tuple of Tensors"),
-    ListType(OptionalType(TENSOR)): ("OptionalTensorList", "tuple of (Tensor or None)"),
-}
+
+
+def arg_kind(t: Type) -> ArgKind:
+    return ARG_KINDS[strip_optional(t)]
+
 
 # What the runtime's parser holds (kMaxParams and kMaxOverloads in python_ext/arg_parser.h): a
 # binding beyond it is refused, and the generated bindings static_assert that the two agree.
@@ -34,22 +55,6 @@ MAX_OVERLOADS = 8
 OUT_PARAM = Param("out", OptionalType(TENSOR), "None", kwarg_only=True)
 # out= of a tuple return: a tuple of tensors, one per field, which the wrapper checks (Note [Tuple returns]).
 OUT_TUPLE_PARAM = Param("out", OptionalType(BaseType(BaseTy.object)), "None", kwarg_only=True)
-
-# The Python values each parameter type accepts (python_ext/arg_parser.cpp, type_ok).
-_ACCEPTS: Dict[Type, FrozenSet[str]] = {
-    TENSOR: frozenset({"tensor", "tensor0d"}),
-    BaseType(BaseTy.Scalar): frozenset({"bool", "int", "float", "tensor0d"}),
-    BaseType(BaseTy.int): frozenset({"int"}),
-    ListType(BaseType(BaseTy.int)): frozenset({"int", "ints"}),
-    BaseType(BaseTy.float): frozenset({"int", "float"}),
-    BaseType(BaseTy.bool): frozenset({"bool"}),
-    BaseType(BaseTy.ScalarType): frozenset({"dtype"}),
-    BaseType(BaseTy.Device): frozenset({"str", "device"}),
-    BaseType(BaseTy.str): frozenset({"str"}),
-    ListType(TENSOR): frozenset({"tensors"}),
-    ListType(OptionalType(TENSOR)): frozenset({"tensors", "tensors_and_nones"}),
-}
-
 
 # Names the stubs define or annotate with (templates/*.pyi.j2): an op of one of
 # these names would shadow them there, and most would shadow a type, a dtype or
@@ -71,9 +76,7 @@ RESERVED_FUNCTIONS: FrozenSet[str] = _ANNOTATIONS | {
 
 
 def _accepts(t: Type) -> FrozenSet[str]:
-    if base_of(t) == BaseTy.object:
-        return frozenset({"*"})
-    kinds = _ACCEPTS[strip_optional(t)]
+    kinds = arg_kind(t).accepts
     return kinds | {"None"} if is_optional(t) else kinds
 
 
@@ -81,13 +84,9 @@ def _covers(wide: Param, narrow: Param) -> bool:
     return "*" in _accepts(wide.type) or _accepts(narrow.type) <= _accepts(wide.type)
 
 
-def arg_kind(t: Type) -> str:
-    return _LISTS[strip_optional(t)][0] if is_list(t) else ARG_KIND[base_of(t)]
-
-
 def py_type(t: Type) -> str:
     """How signatures in docs and errors name a type; `=None` already says it is optional."""
-    return _LISTS[strip_optional(t)][1] if is_list(t) else PY_TYPE[base_of(t)]
+    return arg_kind(t).shown
 
 
 @dataclass(frozen=True)
@@ -162,12 +161,14 @@ def bindings(decls: List[Declaration]) -> Tuple[List[Binding], List[Binding]]:
             if api.has(Variant.method):
                 methods.setdefault(d.name, []).append(
                     Overload(d, sig, sig.params[1:], Form.inplace if api.mutates_self else Form.functional, True))
-                if api.inplace:
+                if Variant.method in api.inplace_variants:
                     methods.setdefault(d.name + "_", []).append(Overload(d, sig, sig.params[1:], Form.inplace, True))
             if api.has(Variant.function):
                 form = Form.inplace if api.mutates_self else Form.out if api.out else Form.functional
                 params = sig.params + ((OUT_TUPLE_PARAM if sig.is_tuple else OUT_PARAM,) if api.out else ())
                 functions.setdefault(d.name, []).append(Overload(d, sig, params, form, False))
+                if Variant.function in api.inplace_variants:
+                    functions.setdefault(d.name + "_", []).append(Overload(d, sig, sig.params, Form.inplace, False))
         docs[d.name] = api.doc
         if api.inplace:
             docs[d.name + "_"] = f"In-place form of {d.name}(). {api.doc}"

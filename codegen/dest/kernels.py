@@ -51,7 +51,7 @@ def emit(decls: List[Declaration], layout: Layout) -> Dict[str, str]:
     # Note [Shards]: the header and units of (shard, dtype) hold only the ops of that
     # shard that support the dtype, so editing an op rewrites the files of its dtypes alone.
     # The copy kernels go to shard 0: units of their own would each pay the fixed cost of a
-    # unit (3 to 4 s of nvcc) for one instantiation.
+    # unit (nvcc's above all) for one instantiation.
     pointwise = [d for d in decls if isinstance(d.impl, Pointwise)]
     files = {}
     for s, ops in enumerate(layout.by_shard(pointwise, lambda d: d.name)):

@@ -4,8 +4,8 @@ from __future__ import annotations
 from typing import Callable, Dict, List, Tuple
 
 from codegen.api import cpp
-from codegen.api.python import (MAX_OVERLOADS, MAX_PARAMS, Binding, Overload, arg_kind, bindings, default_spec,
-                                 return_types)
+from codegen.api.python import (ARG_KINDS, MAX_OVERLOADS, MAX_PARAMS, Binding, Overload, arg_kind, bindings,
+                                 default_spec, return_types)
 from codegen.dest import core
 from codegen.dest.common import Layout, c_string, render
 from codegen.model import Declaration, PythonGlue
@@ -23,14 +23,14 @@ _LIST_HOLDER = {
 
 
 def _accessor(p: Param) -> str:
-    kind = arg_kind(p.type)
+    kind = arg_kind(p.type).name
     name = _ACCESSOR[kind]
     return name + "_optional" if is_optional(p.type) and kind not in ("Tensor", "Object") else name
 
 
 def _param_spec(p: Param) -> str:
     kind, value = default_spec(p) or ("Required", "0")
-    return (f'{{"{p.name}", ArgKind::{arg_kind(p.type)}, {str(is_optional(p.type)).lower()}, '
+    return (f'{{"{p.name}", ArgKind::{arg_kind(p.type).name}, {str(is_optional(p.type)).lower()}, '
             f"{str(p.kwarg_only).lower()}, DefaultKind::{kind}, {value}}}")
 
 
@@ -48,7 +48,7 @@ def _case(ov: Overload, index: int) -> str:
         ctype = cpp.value_type(p.type)
         ref = "const Tensor&" if ctype == "Tensor" else "PyObject*" if ctype == "PyObject*" else ctype
         if is_list(p.type):
-            holder = _LIST_HOLDER[arg_kind(p.type)]
+            holder = _LIST_HOLDER[arg_kind(p.type).name]
             ref = f"std::optional<{holder}>" if is_optional(p.type) else holder
         lines.append(f"{ref} {var} = r.{_accessor(p)}({j});")
         names[p.name] = var
@@ -62,7 +62,7 @@ def _case(ov: Overload, index: int) -> str:
     fn = f"wick::{ov.cpp_function(False)}"
 
     tensors = [names[p.name] for p in ov.sig.params if base_of(p.type) == BaseTy.Tensor and not is_list(p.type)]
-    lists = [names[p.name] for p in ov.sig.params if arg_kind(p.type) == "TensorList"]
+    lists = [names[p.name] for p in ov.sig.params if arg_kind(p.type).name == "TensorList"]
     tensor_lists = [names[p.name] for p in ov.sig.params if base_of(p.type) == BaseTy.Tensor and is_list(p.type)]
 
     def unlocked(statement: Callable[[List[str]], str], outs: List[str], out_tuple: str = "") -> str:
@@ -183,7 +183,7 @@ def bindings_unit(shard: int) -> str:
 
 
 def outputs(layout: Layout) -> List[str]:
-    return ["python/method_tables.cpp", *(bindings_unit(s) for s in range(layout.shards)),
+    return ["python/method_tables.cpp", "python/arg_kinds.h", *(bindings_unit(s) for s in range(layout.shards)),
             "python/python_impls.h", "python/function_names.py", "python/return_types.h"]
 
 
@@ -196,6 +196,7 @@ def emit(decls: List[Declaration], layout: Layout) -> Dict[str, str]:
         "python/method_tables.cpp": render("method_tables.cpp.j2", methods=[rows[b.c_name] for b in methods],
                                            functions=[rows[b.c_name] for b in functions]),
         "python/python_impls.h": render("python_impls.h.j2", prototypes=impls),
+        "python/arg_kinds.h": render("arg_kinds.h.j2", kinds=list(ARG_KINDS.values())),
         "python/function_names.py": render("function_names.py.j2", names=[b.name for b in functions]),
         "python/return_types.h": render("return_types.h.j2",
                                         types=[_return_type_entry(*t) for t in return_types(decls)]),

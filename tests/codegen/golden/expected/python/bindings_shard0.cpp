@@ -669,7 +669,7 @@ constexpr ParamSpec kFunction_tensor_0[] = {
     {"device", ArgKind::Device, true, true, DefaultKind::None, 0},
 };
 constexpr SignatureSpec kFunction_tensor_sigs[] = {
-    {kFunction_tensor_0, 3, "(object data, *, dtype dtype=None, Device device=None)"},
+    {kFunction_tensor_0, 3, "(object data, *, wick.dtype dtype=None, wick.device device=None)"},
 };
 
 PyObject* Function_tensor(PyObject* /*module*/, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
