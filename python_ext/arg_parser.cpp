@@ -286,12 +286,11 @@ int ArgParser::parse(PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames,
 
 void ArgParser::raise(const Fail* fails, const int* culprits, PyObject* const* args, Py_ssize_t nargs,
                       PyObject* kwnames) const {
+  // What is thrown gets the binding's name from guarded() (See Note [Op names in messages]); what is set
+  // here names it in CPython's and PyTorch's wording.
   for (int s = 0; s < nsigs_; ++s) {
-    if (fails[s] == Fail::Changed) {
-      PyErr_Format(PyExc_TypeError, "%s(): an argument changed while it was being read (its __len__ or "
-                   "__index__ changed a list it is in)", name_);
-      return;
-    }
+    WICK_CHECK_TYPE(fails[s] != Fail::Changed, "an argument changed while it was being read (its __len__ or "
+                    "__index__ changed a list it is in)");
   }
   // CPython's own wording when every overload failed for the same reason.
   bool same = true;
@@ -333,16 +332,17 @@ void ArgParser::raise(const Fail* fails, const int* culprits, PyObject* const* a
     for (Py_ssize_t k = 0; k < nkw && !given; ++k) {
       if (PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, k), p.name) == 0) given = args[nargs + k];
     }
-    msg = std::string(name_) + "(): argument '" + p.name + "' (position " + std::to_string(culprit + 1) +
-          ") must be " + kind_name(p) + ", not " + (given ? type_name(given) : "?") + "\naccepted signature:\n * " +
-          name_ + sig.text;
+    msg = std::string("argument '") + p.name + "' (position " + std::to_string(culprit + 1) + ") must be " +
+          kind_name(p) + ", not " + (given ? type_name(given) : "?") + "\naccepted signature:\n * " + name_ +
+          sig.text;
     const bool none_ok = p.kind == ArgKind::OptionalTensorList;
     if ((p.kind == ArgKind::TensorList || none_ok) && given && (PyTuple_Check(given) || PyList_Check(given))) {
       // A list of the right kind with a wrong element: name the element, as PyTorch does.
       // Python code run while other overloads were tried may have changed the list since.
       const Py_ssize_t k = bad_tensor_element(given, none_ok);
-      if (k >= 0) msg = std::string(name_) + "(): " + element_error(PySequence_Fast_ITEMS(given)[k], k, culprit, none_ok);
+      if (k >= 0) msg = element_error(PySequence_Fast_ITEMS(given)[k], k, culprit, none_ok);
     }
+    throw TypeError(msg);
   } else {
     // What was passed: (str, alpha=float)
     std::string got = "(";

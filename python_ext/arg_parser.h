@@ -161,7 +161,8 @@ class ArgParser {
  public:
   ArgParser(const char* name, const SignatureSpec* sigs, int nsigs);
 
-  // Returns the index of the first matching overload, or -1 with TypeError set.
+  // Returns the index of the first matching overload, or -1 with TypeError set; or throws TypeError, for
+  // guarded() to name the binding (Note [Op names in messages]). Called only inside guarded(name, ...).
   int parse(PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames, ParsedArgs& out) const;
 
  private:

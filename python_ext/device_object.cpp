@@ -19,8 +19,8 @@ PyObject* device_new(PyTypeObject* type, PyObject* args, PyObject* kwargs) {
     if (index != Py_None) {
       const long i = PyLong_AsLong(index);
       if (i == -1 && PyErr_Occurred()) return nullptr;
-      WICK_CHECK_VALUE(d.is_cuda() || i == 0, "device(): the cpu device has only index 0");
-      WICK_CHECK_VALUE(i >= 0 && i < 32768, "device(): invalid device index ", i);
+      WICK_CHECK_VALUE(d.is_cuda() || i == 0, "the cpu device has only index 0");
+      WICK_CHECK_VALUE(i >= 0 && i < 32768, "invalid device index ", i);
       d.index = int16_t(i);
     }
     PyObject* obj = type->tp_alloc(type, 0);

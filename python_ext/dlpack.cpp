@@ -205,9 +205,9 @@ Tensor import_capsule(PyObject* capsule) {
   if (PyCapsule_IsValid(capsule, kDLTensorVersionedName)) {
     auto* m = static_cast<DLManagedTensorVersioned*>(PyCapsule_GetPointer(capsule, kDLTensorVersionedName));
     if (m->version.major != kDLPackMajorVersion) {
-      PyErr_Format(PyExc_BufferError, "from_dlpack(): the capsule holds DLPack %u.%u; wick reads DLPack %u.x",
-                   unsigned(m->version.major), unsigned(m->version.minor), unsigned(kDLPackMajorVersion));
-      throw python_error();
+      detail::fail<BufferError>("the capsule holds DLPack ", unsigned(m->version.major), ".",
+                                unsigned(m->version.minor), "; wick reads DLPack ", unsigned(kDLPackMajorVersion),
+                                ".x");
     }
     if ((m->flags & kDLPackFlagReadOnly) &&
         PyErr_WarnEx(PyExc_UserWarning,

@@ -1,7 +1,6 @@
 // python_ext/errors.cpp: C++ exceptions and warnings into Python ones. See Note [Error translation].
 #include "errors.h"
 
-#include <cctype>
 #include <exception>
 #include <new>
 #include <string>
@@ -11,15 +10,23 @@ namespace wick {
 namespace python {
 namespace {
 
-// Whether `msg` starts with "name(", naming the op it came from.
-bool names_an_op(const char* msg) {
-  const char* p = msg;
-  while (std::isalnum(static_cast<unsigned char>(*p)) || *p == '_' || *p == '.') ++p;
-  return p != msg && *p == '(';
-}
-
+// Note [Op names in messages]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// The op's name is added to an error message in one place: here. Every
+// generated binding runs inside guarded("<binding name>", ...), and set_error
+// prefixes "<binding name>(): " to the message of the C++ exception it
+// translates: `wick.mm(a, b)` raises "mm(): mat1 and mat2 shapes cannot be
+// multiplied (2x3 and 2x3)". The name is the one the user called, whichever
+// core function made the check (`a @ b` says matmul(), `x.add_(y)` add_()).
+// So no message thrown in core/ or python_ext/ names its op, and no helper
+// takes the op's name only to write it into one: core's C++ API gives
+// messages without op names, as PyTorch's C++ API does. Glue that is not an
+// op call (x[...], properties, the tensor constructors) passes nullptr and
+// gets no prefix, as in PyTorch. Warnings are issued, not translated: a
+// helper that warns (detail::prepare_out) takes the op's name and writes it
+// into the warning itself.
 void set_error(PyObject* type, const char* op, const char* msg) {
-  if (op && !names_an_op(msg)) {
+  if (op) {
     PyErr_Format(type, "%s(): %s", op, msg);
   } else {
     PyErr_SetString(type, msg);
@@ -74,6 +81,8 @@ void translate_exception(const char* op) {
     set_error(PyExc_NotImplementedError, op, e.what());
   } catch (const OutOfMemoryError& e) {
     set_error(PyExc_MemoryError, op, e.what());
+  } catch (const BufferError& e) {
+    set_error(PyExc_BufferError, op, e.what());
   } catch (const Error& e) {
     set_error(PyExc_RuntimeError, op, e.what());
   } catch (const std::bad_alloc&) {

@@ -4,13 +4,13 @@
 // ~~~~~~~~~~~~~~~~~~~~~~~~
 // Every wrapper body runs inside guarded(op, body) (the seed's
 // HANDLE_TH_ERRORS): a C++ exception becomes the Python exception of the same
-// kind, its message prefixed with "op(): " unless it already names an op; a
-// python_error means a Python exception is already set and propagates
-// untouched. Warnings from core, possibly raised with the GIL released, are
-// queued per thread by the handler the module installs; after the body,
-// guarded() issues them as Python warnings, so `warnings.simplefilter("error")`
-// turns them into exceptions that replace the result. A call that queued
-// nothing pays one relaxed atomic load for this.
+// kind, its message prefixed with "op(): " when op is not null (See Note [Op
+// names in messages] in errors.cpp); a python_error means a Python exception
+// is already set and propagates untouched. Warnings from core, possibly raised
+// with the GIL released, are queued per thread by the handler the module
+// installs; after the body, guarded() issues them as Python warnings, so
+// `warnings.simplefilter("error")` turns them into exceptions that replace the
+// result. A call that queued nothing pays one relaxed atomic load for this.
 #pragma once
 
 #include <Python.h>
@@ -28,7 +28,11 @@ namespace python {
 // Thrown where a Python exception is already set.
 struct python_error {};
 
-// Sets the Python exception matching the C++ exception being handled.
+// BufferError, which only the buffer and DLPack protocols raise: it has no kind in core.
+class BufferError : public Error { using Error::Error; };
+
+// Sets the Python exception matching the C++ exception being handled, its
+// message prefixed with "op(): " unless op is null.
 void translate_exception(const char* op);
 
 // Warnings queued on any thread and not yet issued.

@@ -102,13 +102,13 @@ PyObject* wrap_out_tuple(ReturnType type, PyObject* out) {
   return result;
 }
 
-void check_out_tuple(const char* op, PyObject* out, size_t n) {
-  WICK_CHECK_TYPE(PyTuple_Check(out), op, "(): argument 'out' must be tuple of Tensors, not ", Py_TYPE(out)->tp_name);
-  WICK_CHECK_TYPE(size_t(PyTuple_GET_SIZE(out)) == n, op, "(): argument 'out' must be a tuple of ", n,
+void check_out_tuple(PyObject* out, size_t n) {
+  WICK_CHECK_TYPE(PyTuple_Check(out), "argument 'out' must be tuple of Tensors, not ", Py_TYPE(out)->tp_name);
+  WICK_CHECK_TYPE(size_t(PyTuple_GET_SIZE(out)) == n, "argument 'out' must be a tuple of ", n,
                   " Tensors, not of ", PyTuple_GET_SIZE(out));
   for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(out); ++i) {
     PyObject* item = PyTuple_GET_ITEM(out, i);
-    WICK_CHECK_TYPE(is_tensor(item), op, "(): argument 'out' must be tuple of Tensors, but item ", i, " is ",
+    WICK_CHECK_TYPE(is_tensor(item), "argument 'out' must be tuple of Tensors, but item ", i, " is ",
                     Py_TYPE(item)->tp_name);
   }
 }

@@ -26,12 +26,12 @@ PyObject* new_named_tuple(ReturnType type);
 PyObject* wrap_out_tuple(ReturnType type, PyObject* out);
 
 // Raises TypeError unless `out` is a tuple of n tensors, as out= of a tuple return needs.
-void check_out_tuple(const char* op, PyObject* out, size_t n);
+void check_out_tuple(PyObject* out, size_t n);
 
-// The tensors of out= for `op`, which returns a tuple of N tensors.
+// The tensors of out= for an op that returns a tuple of N tensors.
 template <size_t N>
-std::array<Tensor, N> unpack_out_tuple(const char* op, PyObject* out) {
-  check_out_tuple(op, out, N);
+std::array<Tensor, N> unpack_out_tuple(PyObject* out) {
+  check_out_tuple(out, N);
   std::array<Tensor, N> result;
   for (size_t i = 0; i < N; ++i) result[i] = unpack_tensor(PyTuple_GET_ITEM(out, Py_ssize_t(i)));
   return result;

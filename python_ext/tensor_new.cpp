@@ -113,25 +113,25 @@ class NestedData {
 
  private:
   void read(PyObject* obj, size_t depth) {
-    WICK_CHECK_VALUE(depth <= kMaxDepth, "tensor(): data nested deeper than ", kMaxDepth, " levels");
+    WICK_CHECK_VALUE(depth <= kMaxDepth, "data nested deeper than ", kMaxDepth, " levels");
     if (is_tensor(obj)) return read_tensor(unpack_tensor(obj), depth);
     const Category cat = number_category(obj);
     if (cat != kNone) {
       WICK_CHECK_VALUE((!leaf_depth_ || *leaf_depth_ == depth) && depth == shape_.size(),
-                       "tensor(): expected a sequence at dim ", depth, ", got a number");
+                       "expected a sequence at dim ", depth, ", got a number");
       leaf_depth_ = depth;
       infer(number_dtype(obj, cat));
       numbers_.push_back(to_scalar(obj, cat));
       ++count_;
       return;
     }
-    WICK_CHECK_TYPE(is_sequence(obj), "tensor(): could not convert an object of type '", Py_TYPE(obj)->tp_name,
+    WICK_CHECK_TYPE(is_sequence(obj), "could not convert an object of type '", Py_TYPE(obj)->tp_name,
                     "' to a tensor element");
-    WICK_CHECK_VALUE(!leaf_depth_ || *leaf_depth_ > depth, "tensor(): ragged nested data at dim ", depth);
+    WICK_CHECK_VALUE(!leaf_depth_ || *leaf_depth_ > depth, "ragged nested data at dim ", depth);
     const OwnedRef items(copy_items(obj));
     const Py_ssize_t n = PyTuple_GET_SIZE(items.get());
     if (depth == shape_.size()) shape_.push_back(n);
-    else WICK_CHECK_VALUE(shape_[depth] == n, "tensor(): expected sequence of length ", shape_[depth],
+    else WICK_CHECK_VALUE(shape_[depth] == n, "expected sequence of length ", shape_[depth],
                           " at dim ", depth, " (got ", n, ")");
     for (Py_ssize_t i = 0; i < n; ++i) read(PyTuple_GET_ITEM(items.get(), i), depth + 1);
     if (n == 0 && !leaf_depth_) leaf_depth_ = depth + 1;
@@ -143,11 +143,11 @@ class NestedData {
       const size_t at = depth + size_t(d);
       const int64_t size = captured.sizes()[size_t(d)];
       if (at == shape_.size() && !leaf_depth_) shape_.push_back(size);
-      else WICK_CHECK_VALUE(at < shape_.size() && shape_[at] == size, "tensor(): a nested tensor of shape ",
+      else WICK_CHECK_VALUE(at < shape_.size() && shape_[at] == size, "a nested tensor of shape ",
                             shape_str(captured.sizes()), " does not fit at dim ", depth);
     }
     const size_t leaf = depth + size_t(captured.dim());
-    WICK_CHECK_VALUE(!leaf_depth_ || *leaf_depth_ == leaf, "tensor(): ragged nested data at dim ", depth);
+    WICK_CHECK_VALUE(!leaf_depth_ || *leaf_depth_ == leaf, "ragged nested data at dim ", depth);
     leaf_depth_ = leaf;
     const DType d = captured.dtype();
     infer(d);
@@ -232,7 +232,7 @@ PyObject* legacy_new(PyTypeObject* type, DType dtype, PyObject* args, PyObject* 
   std::optional<Device> device;
   if (kwargs && PyDict_Size(kwargs) > 0) {
     PyObject* dev = PyDict_GetItemString(kwargs, "device");
-    WICK_CHECK_TYPE(dev && PyDict_Size(kwargs) == 1, "new(): the only keyword argument is device=");
+    WICK_CHECK_TYPE(dev && PyDict_Size(kwargs) == 1, "the only keyword argument is device=");
     device = to_device(dev);
   }
   const Py_ssize_t n = PyTuple_GET_SIZE(args);
@@ -254,7 +254,7 @@ PyObject* legacy_new(PyTypeObject* type, DType dtype, PyObject* args, PyObject* 
     result = empty(shape, dtype, device);
   } else if (n == 1 && is_tensor(PyTuple_GET_ITEM(args, 0))) {
     const Tensor& other = unpack_tensor(PyTuple_GET_ITEM(args, 0));
-    WICK_CHECK_TYPE(other.dtype() == dtype, "new(): expected a tensor of dtype ", dtype_name(dtype), ", got ",
+    WICK_CHECK_TYPE(other.dtype() == dtype, "expected a tensor of dtype ", dtype_name(dtype), ", got ",
                     dtype_name(other.dtype()));
     result = make_tensor(other.storage(), other.dtype(), other.sizes().vec(), other.strides().vec(),
                          other.storage_offset());
@@ -262,7 +262,7 @@ PyObject* legacy_new(PyTypeObject* type, DType dtype, PyObject* args, PyObject* 
     result = tensor_from_sequence(PyTuple_GET_ITEM(args, 0), dtype);
     if (device) result = to(result, *device);
   } else {
-    detail::fail<TypeError>("new(): invalid arguments; expected one of: (*size, device=None), "
+    detail::fail<TypeError>("invalid arguments; expected one of: (*size, device=None), "
                             "(sequence data, device=None), (Tensor other)");
   }
   return wrap_as(type, std::move(result));

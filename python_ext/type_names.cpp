@@ -52,7 +52,7 @@ PyObject* type(const Tensor& self, PyObject* dtype, bool non_blocking) {
   } else if (PyUnicode_Check(dtype)) {
     const char* name = PyUnicode_AsUTF8(dtype);
     if (!name) throw python_error();
-    WICK_CHECK_VALUE(parse_type_name(name, &target, &device), "type(): invalid type: '", name, "'");
+    WICK_CHECK_VALUE(parse_type_name(name, &target, &device), "invalid type: '", name, "'");
   } else {
     // A legacy class (wick.DoubleTensor) names its dtype.
     PyObject* attr = PyType_Check(dtype) ? PyObject_GetAttrString(dtype, "dtype") : nullptr;
@@ -60,7 +60,7 @@ PyObject* type(const Tensor& self, PyObject* dtype, bool non_blocking) {
     const bool legacy = attr && is_dtype(attr);
     if (legacy) target = reinterpret_cast<PyDType*>(attr)->dtype;
     Py_XDECREF(attr);
-    WICK_CHECK_TYPE(legacy, "type(): expected a wick.dtype, a type name such as 'wick.FloatTensor' or a "
+    WICK_CHECK_TYPE(legacy, "expected a wick.dtype, a type name such as 'wick.FloatTensor' or a "
                     "legacy tensor class, got ", Py_TYPE(dtype)->tp_name);
   }
   return wrap(to(self, device, target, non_blocking));

@@ -32,7 +32,7 @@ def _derived_body(fn: cpp.CppFunction) -> str:
         return f"return {fn.name}_out({outs}, {args});"
     assert fn.form == Form.inplace
     base = fn.name[:-1]
-    return f'return detail::assign_inplace("{fn.name}", self, {base}_out(Tensor(), {args}));'
+    return f"return detail::assign_inplace(self, {base}_out(Tensor(), {args}));"
 
 
 def _structured_body(fn: cpp.CppFunction) -> str:

@@ -83,7 +83,7 @@ def _case(ov: Overload, index: int) -> str:
         n = len(ov.sig.fields)
         outs = [f"out_[{i}]" for i in range(n)]
         lines.append(f"if (PyObject* out = r.raw({len(ov.params) - 1}); out && out != Py_None) {{")
-        lines.append(f'  std::array<Tensor, {n}> out_ = unpack_out_tuple<{n}>("{ov.decl.name}", out);')
+        lines.append(f'  std::array<Tensor, {n}> out_ = unpack_out_tuple<{n}>(out);')
         lines.append("  " + unlocked(lambda a: f"wick::{ov.cpp_function(True)}({', '.join(a)});", outs, "out_"))
         lines.append(f"  return wrap_out_tuple(ReturnType::{ov.decl.name}, out);")
         lines.append("}")

@@ -40,18 +40,18 @@ int device_count() {
 
 bool is_available() { return device_count() > 0; }
 
-void check_available(const char* op) {
+void check_available() {
   int n = 0;
   const cudaError_t err = probe(&n);
   if (n > 0) return;
-  throw Error(detail::str_cat(op, "(): CUDA is not available: ",
+  throw Error(detail::str_cat("CUDA is not available: ",
                               err == cudaSuccess ? "no CUDA device was found"
                                                  : detail::str_cat("no usable CUDA driver or device (",
                                                                    cudaGetErrorString(err), ")")));
 }
 
 void* allocate(size_t nbytes, int device) {
-  check_available("allocate");
+  check_available();
   WICK_CHECK_VALUE(device >= 0 && device < device_count(), "invalid CUDA device index ", device,
                    " (there are ", device_count(), ")");
   check(cudaSetDevice(device), "cudaSetDevice");

@@ -10,7 +10,7 @@ namespace {
 // min first, then max: where min > max, max wins, as in PyTorch.
 template <typename Bound>
 Tensor clamp_between(const Tensor& out, const Tensor& self, const Bound* min, const Bound* max) {
-  WICK_CHECK_VALUE(min || max, "clamp(): at least one of 'min' or 'max' must not be None");
+  WICK_CHECK_VALUE(min || max, "at least one of 'min' or 'max' must not be None");
   Tensor result = min ? clamp_min(self, *min) : self;
   if (max) result = clamp_max(result, *max);
   return detail::finish_out("clamp", out, result);

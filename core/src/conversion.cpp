@@ -67,13 +67,13 @@ void copy_across_devices(const Tensor& dst, const Tensor& src) {
 }  // namespace
 
 Tensor copy_(const Tensor& self, const Tensor& src) {
-  WICK_CHECK_VALUE(self.defined() && src.defined(), "copy_(): expected tensors, got None");
+  WICK_CHECK_VALUE(self.defined() && src.defined(), "expected tensors, got None");
   WICK_CHECK(detail::broadcasts_to(src.sizes(), self.sizes()),
-             "copy_(): the source of shape ", shape_str(src.sizes()),
+             "the source of shape ", shape_str(src.sizes()),
              " cannot be broadcast to the destination shape ", shape_str(self.sizes()));
   for (int64_t d = 0; d < self.dim(); ++d) {
     WICK_CHECK(self.strides()[size_t(d)] != 0 || self.sizes()[size_t(d)] <= 1,
-               "copy_(): unsupported operation: more than one element of the written-to tensor refers to a "
+               "unsupported operation: more than one element of the written-to tensor refers to a "
                "single memory location. Please clone() the tensor before performing the operation.");
   }
   if (self.numel() == 0 || self.is_same(src)) return self;
@@ -98,7 +98,7 @@ Tensor to(const Tensor& self, DType dtype, bool /*non_blocking*/, bool copy) {
 
 Tensor to(const Tensor& self, Device device, std::optional<DType> dtype, bool /*non_blocking*/, bool copy) {
   const DType target = dtype.value_or(self.dtype());
-  if (device.is_cuda()) cuda_runtime::check_available("to");
+  if (device.is_cuda()) cuda_runtime::check_available();
   if (self.device() == device && self.dtype() == target && !copy) return self;
   Tensor result = empty(self.sizes(), target, device);
   return copy_(result, self);
@@ -112,12 +112,12 @@ Tensor cpu(const Tensor& self) { return to(self, kCPU); }
 
 Tensor cuda(const Tensor& self, std::optional<Device> device, bool non_blocking) {
   const Device target = device.value_or(Device{DeviceType::CUDA, 0});
-  WICK_CHECK_VALUE(target.is_cuda(), "cuda(): expected a CUDA device, got ", target.str());
+  WICK_CHECK_VALUE(target.is_cuda(), "expected a CUDA device, got ", target.str());
   return to(self, target, std::nullopt, non_blocking);
 }
 
 Scalar item(const Tensor& self) {
-  WICK_CHECK(self.numel() == 1, "item(): a Tensor with ", self.numel(),
+  WICK_CHECK(self.numel() == 1, "a Tensor with ", self.numel(),
                    " elements cannot be converted to Scalar");
   Tensor host = cpu(self);
   return dispatch(host.dtype(), [&](auto tag) -> Scalar {
@@ -145,7 +145,7 @@ Tensor to_bool(const Tensor& self) { return to(self, DType::Bool); }
 // Without autograd there is nothing to detach from: a new tensor over the same memory, not a view
 // (no _base), as PyTorch's detach() of a tensor that needs no grad.
 Tensor detach(const Tensor& self) {
-  WICK_CHECK_VALUE(self.defined(), "detach(): expected a tensor, got None");
+  WICK_CHECK_VALUE(self.defined(), "expected a tensor, got None");
   return make_tensor(self.storage(), self.dtype(), self.sizes().vec(), self.strides().vec(), self.storage_offset());
 }
 

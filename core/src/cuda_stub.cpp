@@ -8,19 +8,19 @@ namespace cuda_runtime {
 int device_count() { return 0; }
 bool is_available() { return false; }
 
-[[noreturn]] static void unavailable(const char* op) {
-  throw Error(detail::str_cat(op, "(): CUDA is not available: wick was built without CUDA "
-                              "(configure with -DWICK_CUDA=ON and the CUDA Toolkit installed)"));
+[[noreturn]] static void unavailable() {
+  throw Error("CUDA is not available: wick was built without CUDA "
+              "(configure with -DWICK_CUDA=ON and the CUDA Toolkit installed)");
 }
 
-void check_available(const char* op) { unavailable(op); }
+void check_available() { unavailable(); }
 
-void* allocate(size_t /*nbytes*/, int /*device*/) { unavailable("allocate"); }
+void* allocate(size_t /*nbytes*/, int /*device*/) { unavailable(); }
 void release(void* /*ptr*/) {}
 
 void copy_bytes(void* /*dst*/, Device /*dst_device*/, const void* /*src*/, Device /*src_device*/,
                 size_t /*nbytes*/) {
-  unavailable("copy");
+  unavailable();
 }
 
 }  // namespace cuda_runtime

@@ -21,7 +21,7 @@ Rounding rounding(std::optional<std::string_view> mode) {
   if (!mode) return Rounding::None;
   if (*mode == "trunc") return Rounding::Trunc;
   if (*mode == "floor") return Rounding::Floor;
-  detail::fail<ValueError>("div(): expected rounding_mode to be one of None, 'trunc', or 'floor' but found '", *mode,
+  detail::fail<ValueError>("expected rounding_mode to be one of None, 'trunc', or 'floor' but found '", *mode,
                            "'");
 }
 

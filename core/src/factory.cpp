@@ -43,7 +43,7 @@ namespace {
 
 Device resolve(std::optional<Device> device) {
   const Device d = device.value_or(kCPU);
-  if (d.is_cuda()) cuda_runtime::check_available("creating a tensor");
+  if (d.is_cuda()) cuda_runtime::check_available();
   return d;
 }
 
@@ -156,10 +156,10 @@ void fill_normal(Tensor& t) {
 }
 
 // rand or randn: check the dtype and the device, fill a contiguous CPU tensor, move it to the device.
-Tensor random(const char* op, IntArrayRef size, std::optional<DType> dtype, std::optional<Device> device,
+Tensor random(IntArrayRef size, std::optional<DType> dtype, std::optional<Device> device,
               void (*fill)(Tensor&)) {
   const DType d = dtype.value_or(kDefaultFloat);
-  WICK_CHECK_TYPE(is_floating(d), op, "(): expected a floating-point dtype, got ", dtype_name(d));
+  WICK_CHECK_TYPE(is_floating(d), "expected a floating-point dtype, got ", dtype_name(d));
   const Device target = resolve(device);
   Tensor values = empty(size, d, kCPU);
   fill(values);
@@ -227,8 +227,8 @@ DimVector dense_strides_like(IntArrayRef sizes, IntArrayRef strides) {
 }
 
 // An uninitialised tensor shaped and laid out like `self`; dtype and device default to its own.
-Tensor like(const char* op, const Tensor& self, std::optional<DType> dtype, std::optional<Device> device) {
-  WICK_CHECK_VALUE(self.defined(), op, "(): expected a tensor, got None");
+Tensor like(const Tensor& self, std::optional<DType> dtype, std::optional<Device> device) {
+  WICK_CHECK_VALUE(self.defined(), "expected a tensor, got None");
   Tensor result = empty(self.sizes(), dtype.value_or(self.dtype()), device.value_or(self.device()));
   DimVector strides = dense_strides_like(self.sizes(), self.strides());
   if (IntArrayRef(strides) != result.strides()) {
@@ -259,16 +259,16 @@ std::pair<double, double> exact_integer_range(DType d) {
 
 // rand_like or randn_like: the values random() gives for self's sizes, laid out like self; a
 // contiguous CPU result is filled in place, as random() fills its own.
-Tensor random_like(const char* op, const Tensor& self, std::optional<DType> dtype, std::optional<Device> device,
+Tensor random_like(const Tensor& self, std::optional<DType> dtype, std::optional<Device> device,
                    void (*fill)(Tensor&)) {
-  Tensor result = like(op, self, dtype, device);
-  WICK_CHECK_TYPE(is_floating(result.dtype()), op, "(): expected a floating-point dtype, got ",
+  Tensor result = like(self, dtype, device);
+  WICK_CHECK_TYPE(is_floating(result.dtype()), "expected a floating-point dtype, got ",
                   dtype_name(result.dtype()));
   if (result.device().is_cpu() && result.is_contiguous()) {
     fill(result);
     return result;
   }
-  return copy_(result, random(op, self.sizes(), result.dtype(), result.device(), fill));
+  return copy_(result, random(self.sizes(), result.dtype(), result.device(), fill));
 }
 
 }  // namespace
@@ -277,7 +277,7 @@ Tensor empty(IntArrayRef size, std::optional<DType> dtype, std::optional<Device>
   const DType d = dtype.value_or(kDefaultFloat);
   const int64_t numel = checked_numel(size);
   if (numel > int64_t(SIZE_MAX / 2) / itemsize(d)) {
-    throw OutOfMemoryError("empty(): the size " + shape_str(size) + " needs more bytes than memory can hold");
+    throw OutOfMemoryError("the size " + shape_str(size) + " needs more bytes than memory can hold");
   }
   Storage storage = allocate_storage(size_t(numel) * size_t(itemsize(d)), resolve(device));
   return make_tensor(std::move(storage), d, size.vec(), contiguous_strides(size), 0);
@@ -304,21 +304,21 @@ Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step, std::o
               std::optional<Device> device) {
   const bool any_float = start.is_floating_point() || end.is_floating_point() || step.is_floating_point();
   const DType d = dtype.value_or(any_float ? kDefaultFloat : DType::Int64);
-  WICK_CHECK_TYPE(d != DType::Bool, "arange(): not implemented for 'Bool'");  // as PyTorch
+  WICK_CHECK_TYPE(d != DType::Bool, "not implemented for 'Bool'");  // as PyTorch
   const DType acc = !is_floating(d) ? DType::Int64 : itemsize(d) == 2 ? DType::Float32 : DType::Float64;
   const Scalar first = checked_convert(start, acc), last = checked_convert(end, acc), by = checked_convert(step, acc);
   const double lo = first.to_double(), hi = last.to_double(), st = by.to_double();
-  WICK_CHECK_VALUE(st != 0, "arange(): step must be nonzero");
-  WICK_CHECK_VALUE(std::isfinite(lo) && std::isfinite(hi), "arange(): unsupported range: ", lo, " -> ", hi);
+  WICK_CHECK_VALUE(st != 0, "step must be nonzero");
+  WICK_CHECK_VALUE(std::isfinite(lo) && std::isfinite(hi), "unsupported range: ", lo, " -> ", hi);
   WICK_CHECK_VALUE((st > 0 && hi >= lo) || (st < 0 && hi <= lo),
-                   "arange(): upper bound and larger bound inconsistent with step sign");
+                   "upper bound and larger bound inconsistent with step sign");
   // As PyTorch: int64 counts its own bounds, exactly (in 128 bits: last - first of two int64s may not fit
   // in 64); other dtypes count the bounds as given, in double.
   const double count =
       d == DType::Int64 ? double((__int128(last.to_int64()) - first.to_int64() + by.to_int64() - (st > 0 ? 1 : -1)) /
                                  by.to_int64())
                         : std::ceil((end.to_double() - start.to_double()) / step.to_double());
-  WICK_CHECK_VALUE(count >= 0 && count < 9.0e18, "arange(): invalid number of elements ", count);
+  WICK_CHECK_VALUE(count >= 0 && count < 9.0e18, "invalid number of elements ", count);
   Tensor out = empty({int64_t(count)}, d, kCPU);
   dispatch(d, [&](auto tag) {
     using T = typename decltype(tag)::type;
@@ -337,11 +337,11 @@ Tensor arange(const Scalar& end, std::optional<DType> dtype, std::optional<Devic
 }
 
 Tensor rand(IntArrayRef size, std::optional<DType> dtype, std::optional<Device> device) {
-  return random("rand", size, dtype, device, fill_uniform);
+  return random(size, dtype, device, fill_uniform);
 }
 
 Tensor randn(IntArrayRef size, std::optional<DType> dtype, std::optional<Device> device) {
-  return random("randn", size, dtype, device, fill_normal);
+  return random(size, dtype, device, fill_normal);
 }
 
 void manual_seed(int64_t seed) {
@@ -353,11 +353,11 @@ void manual_seed(int64_t seed) {
 namespace {
 
 // The checked, uninitialised CPU result of linspace and logspace.
-Tensor spaced_output(const char* op, const Scalar& start, const Scalar& end, int64_t steps,
+Tensor spaced_output(const Scalar& start, const Scalar& end, int64_t steps,
                      std::optional<DType> dtype) {
-  WICK_CHECK_VALUE(steps >= 0, op, "(): number of steps must be non-negative, got ", steps);
+  WICK_CHECK_VALUE(steps >= 0, "number of steps must be non-negative, got ", steps);
   const DType d = dtype.value_or(kDefaultFloat);
-  WICK_CHECK_TYPE(d != DType::Bool, op, "(): not implemented for 'Bool'");
+  WICK_CHECK_TYPE(d != DType::Bool, "not implemented for 'Bool'");
   check_convertible(start, d);  // they are values of the dtype first
   check_convertible(end, d);
   return empty({steps}, d, kCPU);
@@ -367,7 +367,7 @@ Tensor spaced_output(const char* op, const Scalar& start, const Scalar& end, int
 
 Tensor linspace(const Scalar& start, const Scalar& end, int64_t steps, std::optional<DType> dtype,
                 std::optional<Device> device) {
-  Tensor out = spaced_output("linspace", start, end, steps, dtype);
+  Tensor out = spaced_output(start, end, steps, dtype);
   const DType d = out.dtype();
   dispatch(d, [&](auto tag) {
     using T = typename decltype(tag)::type;
@@ -387,7 +387,7 @@ Tensor linspace(const Scalar& start, const Scalar& end, int64_t steps, std::opti
 
 Tensor logspace(const Scalar& start, const Scalar& end, int64_t steps, double base, std::optional<DType> dtype,
                 std::optional<Device> device) {
-  Tensor out = spaced_output("logspace", start, end, steps, dtype);
+  Tensor out = spaced_output(start, end, steps, dtype);
   const DType d = out.dtype();
   dispatch(d, [&](auto tag) {
     using T = typename decltype(tag)::type;
@@ -404,8 +404,8 @@ Tensor logspace(const Scalar& start, const Scalar& end, int64_t steps, double ba
 }
 
 Tensor eye(int64_t n, int64_t m, std::optional<DType> dtype, std::optional<Device> device) {
-  WICK_CHECK_VALUE(n >= 0, "eye(): n must be greater or equal to 0, got ", n);
-  WICK_CHECK_VALUE(m >= 0, "eye(): m must be greater or equal to 0, got ", m);
+  WICK_CHECK_VALUE(n >= 0, "n must be greater or equal to 0, got ", n);
+  WICK_CHECK_VALUE(m >= 0, "m must be greater or equal to 0, got ", m);
   Tensor out = zeros({n, m}, dtype.value_or(kDefaultFloat), kCPU);
   dispatch(out.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
@@ -419,12 +419,12 @@ Tensor eye(int64_t n, std::optional<DType> dtype, std::optional<Device> device) 
 
 Tensor randint(int64_t low, int64_t high, IntArrayRef size, std::optional<DType> dtype, std::optional<Device> device) {
   const DType d = dtype.value_or(DType::Int64);
-  WICK_CHECK_VALUE(low < high, "randint(): random_ expects 'from' to be less than 'to', but got from=", low,
+  WICK_CHECK_VALUE(low < high, "random_ expects 'from' to be less than 'to', but got from=", low,
                    " >= to=", high);
   const auto [lo, hi] = exact_integer_range(d);
   if (!is_floating(d)) {
-    WICK_CHECK_VALUE(double(low) >= lo, "randint(): from=", low, " is out of bounds for ", dtype_name(d));
-    WICK_CHECK_VALUE(double(high - 1) <= hi, "randint(): to - 1 = ", high - 1, " is out of bounds for ",
+    WICK_CHECK_VALUE(double(low) >= lo, "from=", low, " is out of bounds for ", dtype_name(d));
+    WICK_CHECK_VALUE(double(high - 1) <= hi, "to - 1 = ", high - 1, " is out of bounds for ",
                      dtype_name(d));
   } else if (double(low) < lo || double(high - 1) > hi) {
     warn("randint(): [", low, ", ", high - 1, "] reaches beyond [", lo, ", ", hi, "], the integers that ",
@@ -453,10 +453,10 @@ Tensor randint(int64_t high, IntArrayRef size, std::optional<DType> dtype, std::
 }
 
 Tensor randperm(int64_t n, std::optional<DType> dtype, std::optional<Device> device) {
-  WICK_CHECK_VALUE(n >= 0, "randperm(): n must be non-negative, got ", n);
+  WICK_CHECK_VALUE(n >= 0, "n must be non-negative, got ", n);
   const DType d = dtype.value_or(DType::Int64);
-  WICK_CHECK_TYPE(d != DType::Bool, "randperm(): not implemented for 'Bool'");
-  WICK_CHECK_VALUE(n == 0 || double(n - 1) <= exact_integer_range(d).second, "randperm(): n=", n,
+  WICK_CHECK_TYPE(d != DType::Bool, "not implemented for 'Bool'");
+  WICK_CHECK_VALUE(n == 0 || double(n - 1) <= exact_integer_range(d).second, "n=", n,
                    " is too large for result tensor type ", dtype_name(d), ", which holds integers up to ",
                    exact_integer_range(d).second, " exactly");
   Tensor perm = empty({n}, DType::Int64, kCPU);  // before any work: MemoryError when n is too large
@@ -474,28 +474,28 @@ Tensor randperm(int64_t n, std::optional<DType> dtype, std::optional<Device> dev
 }
 
 Tensor empty_like_with(const Tensor& self, std::optional<DType> dtype, std::optional<Device> device) {
-  return like("empty_like", self, dtype, device);
+  return like(self, dtype, device);
 }
 
 Tensor zeros_like(const Tensor& self, std::optional<DType> dtype, std::optional<Device> device) {
-  return zero_(like("zeros_like", self, dtype, device));
+  return zero_(like(self, dtype, device));
 }
 
 Tensor ones_like(const Tensor& self, std::optional<DType> dtype, std::optional<Device> device) {
-  return fill_(like("ones_like", self, dtype, device), 1);
+  return fill_(like(self, dtype, device), 1);
 }
 
 Tensor full_like(const Tensor& self, const Scalar& fill_value, std::optional<DType> dtype,
                  std::optional<Device> device) {
-  return fill_(like("full_like", self, dtype, device), fill_value);
+  return fill_(like(self, dtype, device), fill_value);
 }
 
 Tensor rand_like(const Tensor& self, std::optional<DType> dtype, std::optional<Device> device) {
-  return random_like("rand_like", self, dtype, device, fill_uniform);
+  return random_like(self, dtype, device, fill_uniform);
 }
 
 Tensor randn_like(const Tensor& self, std::optional<DType> dtype, std::optional<Device> device) {
-  return random_like("randn_like", self, dtype, device, fill_normal);
+  return random_like(self, dtype, device, fill_normal);
 }
 
 }  // namespace wick

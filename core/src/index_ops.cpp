@@ -50,11 +50,11 @@ constexpr int64_t kRunCopy = 16;
 
 
 // An op that writes into self in place needs each element of self at its own address.
-void check_writable(const char* op, const Tensor& self) {
+void check_writable(const Tensor& self) {
   for (int64_t d = 0; d < self.dim(); ++d) {
-    WICK_CHECK(self.stride(d) != 0 || self.size(d) <= 1, op,
-               "(): unsupported operation: more than one element of the written-to tensor refers to a single "
-               "memory location. Please clone() the tensor before performing the operation.");
+    WICK_CHECK(self.stride(d) != 0 || self.size(d) <= 1,
+               "unsupported operation: more than one element of the written-to tensor refers to a single memory "
+               "location. Please clone() the tensor before performing the operation.");
   }
 }
 
@@ -80,15 +80,14 @@ bool is_index_dtype(DType d, bool int32_ok) { return d == DType::Int64 || (int32
 
 // Bool masks, and uint8 ones with a deprecation warning, as PyTorch takes them.
 void check_mask(const char* op, const Tensor& mask) {
-  detail::check_cpu(op, mask);
+  detail::check_cpu(mask);
   if (mask.dtype() == DType::UInt8) {
     warn(op, "() received a mask with dtype wick.uint8, this behavior is now deprecated, please use a mask with "
              "dtype wick.bool instead.");
-    WICK_CHECK(mask.numel() == 0 || item(amax(mask)).to_int64() <= 1, op,
-               "(): Mask tensor can take 0 and 1 values only");
+    WICK_CHECK(mask.numel() == 0 || item(amax(mask)).to_int64() <= 1, "Mask tensor can take 0 and 1 values only");
     return;
   }
-  WICK_CHECK(mask.dtype() == DType::Bool, op, "(): expected a mask with dtype wick.bool (or the deprecated "
+  WICK_CHECK(mask.dtype() == DType::Bool, "expected a mask with dtype wick.bool (or the deprecated "
              "wick.uint8), but got ", dtype_name(mask.dtype()));
 }
 
@@ -105,36 +104,36 @@ void check_mask(const char* op, const Tensor& mask) {
 // (gather reads self there; scatter writes src[p] there). So one walk over
 // index's shape serves both, with self's stride along `dim` zeroed and
 // index[p] * stride added (Note [Indexed rows]).
-void check_scatter_shapes(const char* op, const Tensor& self, int64_t d, const Tensor& index, const Tensor* src) {
+void check_scatter_shapes(const Tensor& self, int64_t d, const Tensor& index, const Tensor* src) {
   const Geometry1d dst = at_least_1d(self), idx = at_least_1d(index);
   const size_t nd = dst.sizes.size();
-  WICK_CHECK(idx.sizes.size() == nd, op, "(): Index tensor must have the same number of dimensions as self tensor");
+  WICK_CHECK(idx.sizes.size() == nd, "Index tensor must have the same number of dimensions as self tensor");
   std::optional<Geometry1d> from;
   if (src) {
     from = at_least_1d(*src);
-    WICK_CHECK(from->sizes.size() == nd, op, "(): Index tensor must have the same number of dimensions as src tensor");
+    WICK_CHECK(from->sizes.size() == nd, "Index tensor must have the same number of dimensions as src tensor");
   }
   for (size_t k = 0; k < nd; ++k) {
     const bool inside = (int64_t(k) == d || idx.sizes[k] <= dst.sizes[k]) && (!src || idx.sizes[k] <= from->sizes[k]);
     if (inside) continue;
     if (src) {
-      detail::fail<Error>(op, "(): Expected index ", shape_str(index.sizes()), " to be smaller than self ",
+      detail::fail<Error>("Expected index ", shape_str(index.sizes()), " to be smaller than self ",
                           shape_str(self.sizes()), " apart from dimension ", d, " and to be smaller size than src ",
                           shape_str(src->sizes()));
     }
-    detail::fail<Error>(op, "(): Expected index ", shape_str(index.sizes()), " to be smaller than self ",
+    detail::fail<Error>("Expected index ", shape_str(index.sizes()), " to be smaller than self ",
                         shape_str(self.sizes()), " apart from dimension ", d);
   }
 }
 
-void check_scatter_args(const char* op, const Tensor& self, const Tensor& index, const Tensor* src) {
-  detail::check_cpu(op, self);
-  detail::check_cpu(op, index);
-  WICK_CHECK(index.dtype() == DType::Int64, op, "(): Expected dtype int64 for index, but got ",
+void check_scatter_args(const Tensor& self, const Tensor& index, const Tensor* src) {
+  detail::check_cpu(self);
+  detail::check_cpu(index);
+  WICK_CHECK(index.dtype() == DType::Int64, "Expected dtype int64 for index, but got ",
              dtype_name(index.dtype()));
   if (src) {
-    detail::check_cpu(op, *src);
-    WICK_CHECK(src->dtype() == self.dtype(), op, "(): Expected self.dtype to be equal to src.dtype (got ",
+    detail::check_cpu(*src);
+    WICK_CHECK(src->dtype() == self.dtype(), "Expected self.dtype to be equal to src.dtype (got ",
                dtype_name(self.dtype()), " and ", dtype_name(src->dtype()), ")");
   }
 }
@@ -149,13 +148,13 @@ void check_scatter_args(const char* op, const Tensor& self, const Tensor& index,
 
 // self[..., index[p], ...] = src[p] (or += with `add`), or = value without src.
 // `in_place`: self is the caller's tensor (Note [Bad indices leave self unchanged]).
-void scatter_into(const char* op, const Tensor& self, int64_t dim, const Tensor& index, const Tensor* src,
+void scatter_into(const Tensor& self, int64_t dim, const Tensor& index, const Tensor* src,
                   const Scalar* value, bool add, bool in_place) {
-  check_scatter_args(op, self, index, src);
+  check_scatter_args(self, index, src);
   const int64_t d = self.wrap_dim(dim);  // a bad dim is an error even when index is empty
-  check_writable(op, self);
+  check_writable(self);
   if (index.numel() == 0) return;
-  check_scatter_shapes(op, self, d, index, src);
+  check_scatter_shapes(self, d, index, src);
   const Tensor source = src ? unaliased(*src, self) : Tensor();
   const Tensor positions = unaliased(index, self);
   const Geometry1d dst = at_least_1d(self), idx = at_least_1d(positions);
@@ -168,7 +167,7 @@ void scatter_into(const char* op, const Tensor& self, int64_t dim, const Tensor&
                            dst.strides[size_t(d)], size, false);
   const int64_t* pos = positions.data<int64_t>();
   const auto fail = [&](int64_t v) {
-    detail::fail<IndexError>(op, "(): index ", v, " is out of bounds for dimension ", d, " with size ", size);
+    detail::fail<IndexError>("index ", v, " is out of bounds for dimension ", d, " with size ", size);
   };
   if (in_place) detail::check_indices(loop, pos, fail);
   const Split split = detail::write_split(loop, dst.sizes, dst.strides);
@@ -192,10 +191,10 @@ void scatter_into(const char* op, const Tensor& self, int64_t dim, const Tensor&
 // masked_fill
 
 void masked_fill_into(const char* op, const Tensor& self, const Tensor& mask, const Scalar& value) {
-  detail::check_cpu(op, self);
+  detail::check_cpu(self);
   check_mask(op, mask);
-  const DimVector shape = broadcast_shapes(op, self.sizes(), mask.sizes());
-  WICK_CHECK(IntArrayRef(shape) == self.sizes(), op, "(): output with shape ", shape_str(self.sizes()),
+  const DimVector shape = broadcast_shapes(self.sizes(), mask.sizes());
+  WICK_CHECK(IntArrayRef(shape) == self.sizes(), "output with shape ", shape_str(self.sizes()),
              " doesn't match the broadcast shape ", shape_str(shape));
   for (int64_t d = 0; d < self.dim(); ++d) {
     if (self.stride(d) == 0 && self.size(d) > 1) {
@@ -235,9 +234,9 @@ void masked_fill_into(const char* op, const Tensor& self, const Tensor& mask, co
   });
 }
 
-Scalar fill_value(const char* op, const Tensor& value) {
-  WICK_CHECK(value.dim() == 0, op, "() only supports a 0-dimensional value tensor, but got tensor with ",
-             value.dim(), " dimension(s).");
+Scalar fill_value(const Tensor& value) {
+  WICK_CHECK(value.dim() == 0, "only supports a 0-dimensional value tensor, but got tensor with ", value.dim(),
+             " dimension(s).");
   return item(value);
 }
 
@@ -259,7 +258,7 @@ T* select_row(const T* from, int64_t vs, const uint8_t* bits, int64_t ms, int64_
 }
 
 Tensor masked_fill_copy(const Tensor& self, const Tensor& mask, const Scalar& value) {
-  const DimVector shape = broadcast_shapes("masked_fill", self.sizes(), mask.sizes());
+  const DimVector shape = broadcast_shapes(self.sizes(), mask.sizes());
   Tensor result = empty(shape, self.dtype(), self.device());
   copy_(result, self);
   masked_fill_into("masked_fill", result, mask, value);
@@ -286,19 +285,19 @@ detail::IndexedLoop flat_loop(const Tensor& index, int64_t numel) {
 // index_select, gather
 
 Tensor index_select_out(const Tensor& out, const Tensor& self, int64_t dim, const Tensor& index) {
-  detail::check_cpu("index_select", self);
-  detail::check_cpu("index_select", index);
+  detail::check_cpu(self);
+  detail::check_cpu(index);
   const int64_t d = self.wrap_dim(dim);
-  WICK_CHECK_INDEX(index.dim() <= 1, "index_select(): Index is supposed to be a vector, but got a ", index.dim(),
+  WICK_CHECK_INDEX(index.dim() <= 1, "Index is supposed to be a vector, but got a ", index.dim(),
                    "-D tensor");
-  WICK_CHECK(self.dim() > 0 || index.numel() == 1, "index_select(): Index to scalar can have only 1 value, got ",
+  WICK_CHECK(self.dim() > 0 || index.numel() == 1, "Index to scalar can have only 1 value, got ",
              index.numel(), " value(s)");
-  WICK_CHECK(is_index_dtype(index.dtype(), true), "index_select(): Expected dtype int32 or int64 for index, but got ",
+  WICK_CHECK(is_index_dtype(index.dtype(), true), "Expected dtype int32 or int64 for index, but got ",
              dtype_name(index.dtype()));
   const Geometry1d src = at_least_1d(self);
   const int64_t size = src.sizes[size_t(d)], step = src.strides[size_t(d)];
   const auto fail = [&](int64_t v) {
-    detail::fail<IndexError>("index_select(): index ", v, " is out of bounds for dimension ", d, " with size ", size);
+    detail::fail<IndexError>("index ", v, " is out of bounds for dimension ", d, " with size ", size);
   };
   const std::vector<int64_t> pos = index_values(index, 0, size, fail);
   DimVector sizes = self.sizes().vec();
@@ -349,18 +348,18 @@ Tensor index_select_out(const Tensor& out, const Tensor& self, int64_t dim, cons
 }
 
 Tensor gather_out(const Tensor& out, const Tensor& self, int64_t dim, const Tensor& index, bool /*sparse_grad*/) {
-  detail::check_cpu("gather", self);
-  detail::check_cpu("gather", index);
+  detail::check_cpu(self);
+  detail::check_cpu(index);
   const int64_t d = self.wrap_dim(dim);
-  WICK_CHECK(index.dtype() == DType::Int64, "gather(): Expected dtype int64 for index, but got ",
+  WICK_CHECK(index.dtype() == DType::Int64, "Expected dtype int64 for index, but got ",
              dtype_name(index.dtype()));
   Tensor result = empty(index.sizes(), self.dtype(), self.device());
   if (index.numel() == 0) return detail::finish_out("gather", out, result);
   const Geometry1d src = at_least_1d(self), idx = at_least_1d(index);
   WICK_CHECK(idx.sizes.size() == src.sizes.size(),
-             "gather(): Index tensor must have the same number of dimensions as input tensor");
+             "Index tensor must have the same number of dimensions as input tensor");
   for (size_t k = 0; k < src.sizes.size(); ++k) {
-    WICK_CHECK(int64_t(k) == d || idx.sizes[k] <= src.sizes[k], "gather(): Size does not match at dimension ", k,
+    WICK_CHECK(int64_t(k) == d || idx.sizes[k] <= src.sizes[k], "Size does not match at dimension ", k,
                " expected index ", shape_str(index.sizes()), " to be smaller than self ", shape_str(self.sizes()),
                " apart from dimension ", d);
   }
@@ -370,7 +369,7 @@ Tensor gather_out(const Tensor& out, const Tensor& self, int64_t dim, const Tens
   const detail::IndexedLoop loop = detail::indexed_loop(idx.sizes, strides, idx.strides, at_least_1d(result).strides,
                                                         src.strides[size_t(d)], size, false);
   const auto fail = [&](int64_t v) {
-    detail::fail<IndexError>("gather(): index ", v, " is out of bounds for dimension ", d, " with size ", size);
+    detail::fail<IndexError>("index ", v, " is out of bounds for dimension ", d, " with size ", size);
   };
   dispatch(self.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
@@ -384,12 +383,12 @@ Tensor gather_out(const Tensor& out, const Tensor& self, int64_t dim, const Tens
 // scatter, scatter_add (See Note [Scatter and gather geometry])
 
 Tensor scatter_(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
-  scatter_into("scatter_", self, dim, index, &src, nullptr, false, true);
+  scatter_into(self, dim, index, &src, nullptr, false, true);
   return self;
 }
 
 Tensor scatter_(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value) {
-  scatter_into("scatter_", self, dim, index, nullptr, &value, false, true);
+  scatter_into(self, dim, index, nullptr, &value, false, true);
   return self;
 }
 
@@ -398,9 +397,9 @@ namespace {
 // The out-of-place scatters: a copy of self, scattered into, then out= or returned.
 Tensor scatter_copy(const char* op, const Tensor& out, const Tensor& self, int64_t dim, const Tensor& index,
                     const Tensor* src, const Scalar* value, bool accumulate) {
-  check_scatter_args(op, self, index, src);
+  check_scatter_args(self, index, src);
   Tensor result = clone(self);
-  scatter_into(op, result, dim, index, src, value, accumulate, false);
+  scatter_into(result, dim, index, src, value, accumulate, false);
   return detail::finish_out(op, out, result);
 }
 
@@ -415,7 +414,7 @@ Tensor scatter_out(const Tensor& out, const Tensor& self, int64_t dim, const Ten
 }
 
 Tensor scatter_add_(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
-  scatter_into("scatter_add_", self, dim, index, &src, nullptr, true, true);
+  scatter_into(self, dim, index, &src, nullptr, true, true);
   return self;
 }
 
@@ -427,30 +426,29 @@ Tensor scatter_add_out(const Tensor& out, const Tensor& self, int64_t dim, const
 // index_add
 
 Tensor index_add_(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source, const Scalar& alpha) {
-  const char* op = "index_add_";
-  detail::check_cpu(op, self);
-  detail::check_cpu(op, index);
-  detail::check_cpu(op, source);
+  detail::check_cpu(self);
+  detail::check_cpu(index);
+  detail::check_cpu(source);
   const int64_t d = self.wrap_dim(dim);
-  WICK_CHECK_INDEX(index.dim() <= 1, op, "(): Index is supposed to be a vector, but got dim: ", index.dim(),
+  WICK_CHECK_INDEX(index.dim() <= 1, "Index is supposed to be a vector, but got dim: ", index.dim(),
                    " with type: ", dtype_type_name(index.dtype()), " and size: ", shape_str(index.sizes()));
-  WICK_CHECK(is_index_dtype(index.dtype(), true), op, "(): Expected dtype int32/int64 for index but got: ",
+  WICK_CHECK(is_index_dtype(index.dtype(), true), "Expected dtype int32/int64 for index but got: ",
              dtype_type_name(index.dtype()));
-  WICK_CHECK(self.dtype() == source.dtype(), op, "(): self (", dtype_type_name(self.dtype()), ") and source (",
+  WICK_CHECK(self.dtype() == source.dtype(), "self (", dtype_type_name(self.dtype()), ") and source (",
              dtype_type_name(source.dtype()), ") must have the same scalar type");
-  WICK_CHECK(d == 0 || d < source.dim(), op, "(): Indexing dim ", d, " is out of bounds of the source tensor with dim ",
+  WICK_CHECK(d == 0 || d < source.dim(), "Indexing dim ", d, " is out of bounds of the source tensor with dim ",
              source.dim());
   const Geometry1d dst = at_least_1d(self), from = at_least_1d(source);
-  WICK_CHECK(index.numel() == from.sizes[size_t(d)], op, "(): Number of indices (", index.numel(),
+  WICK_CHECK(index.numel() == from.sizes[size_t(d)], "Number of indices (", index.numel(),
              ") should be equal to source.size(dim): (", from.sizes[size_t(d)], "), for dim: ", d);
   bool same = dst.sizes.size() == from.sizes.size();
   for (size_t k = 0; same && k < dst.sizes.size(); ++k) same = int64_t(k) == d || dst.sizes[k] == from.sizes[k];
-  WICK_CHECK(same, op, "(): source tensor shape must match self tensor shape, excluding the specified dimension. "
+  WICK_CHECK(same, "source tensor shape must match self tensor shape, excluding the specified dimension. "
              "Got self.shape = ", shape_str(self.sizes()), " source.shape = ", shape_str(source.sizes()));
-  check_writable(op, self);
+  check_writable(self);
   const int64_t size = dst.sizes[size_t(d)], step = dst.strides[size_t(d)];
   const auto fail = [&](int64_t v) {
-    detail::fail<IndexError>(op, "(): index ", v, " is out of bounds for dimension ", d, " with size ", size);
+    detail::fail<IndexError>("index ", v, " is out of bounds for dimension ", d, " with size ", size);
   };
   const std::vector<int64_t> pos = index_values(index, 0, size, fail);
   if (source.numel() == 0) return self;
@@ -486,7 +484,7 @@ Tensor masked_fill_(const Tensor& self, const Tensor& mask, const Scalar& value)
 }
 
 Tensor masked_fill_(const Tensor& self, const Tensor& mask, const Tensor& value) {
-  masked_fill_into("masked_fill_", self, mask, fill_value("masked_fill_", value));
+  masked_fill_into("masked_fill_", self, mask, fill_value(value));
   return self;
 }
 
@@ -495,13 +493,13 @@ Tensor masked_fill(const Tensor& self, const Tensor& mask, const Scalar& value) 
 }
 
 Tensor masked_fill(const Tensor& self, const Tensor& mask, const Tensor& value) {
-  return masked_fill_copy(self, mask, fill_value("masked_fill", value));
+  return masked_fill_copy(self, mask, fill_value(value));
 }
 
 Tensor masked_select_out(const Tensor& out, const Tensor& self, const Tensor& mask) {
-  detail::check_cpu("masked_select", self);
+  detail::check_cpu(self);
   check_mask("masked_select", mask);
-  const DimVector shape = broadcast_shapes("masked_select", self.sizes(), mask.sizes());
+  const DimVector shape = broadcast_shapes(self.sizes(), mask.sizes());
   const Tensor values = expand(self, shape), m = expand(mask, shape);
   const uint8_t* bits = reinterpret_cast<const uint8_t*>(m.data_ptr());  // bool and uint8 alike
   const detail::RowGeometry<2> rows = detail::row_geometry<2>(shape, {values.strides(), m.strides()}, true);
@@ -529,11 +527,11 @@ Tensor masked_select_out(const Tensor& out, const Tensor& self, const Tensor& ma
 // take, put
 
 Tensor take_out(const Tensor& out, const Tensor& self, const Tensor& index) {
-  detail::check_cpu("take", self);
-  detail::check_cpu("take", index);
-  WICK_CHECK(index.dtype() == DType::Int64, "take(): Expected a long tensor for index, but got ",
+  detail::check_cpu(self);
+  detail::check_cpu(index);
+  WICK_CHECK(index.dtype() == DType::Int64, "Expected a long tensor for index, but got ",
              dtype_type_name(index.dtype()));
-  WICK_CHECK_INDEX(self.numel() > 0 || index.numel() == 0, "take(): tried to take from an empty tensor");
+  WICK_CHECK_INDEX(self.numel() > 0 || index.numel() == 0, "tried to take from an empty tensor");
   Tensor result = empty(index.sizes(), self.dtype(), self.device());
   if (index.numel() > 0) {
     const Tensor flat = contiguous(self);
@@ -552,18 +550,17 @@ namespace {
 
 // put_ into self; `in_place`: self is the caller's tensor (Note [Bad indices leave self unchanged]).
 Tensor put_into(const Tensor& self, const Tensor& index, const Tensor& source, bool accumulate, bool in_place) {
-  const char* op = "put_";
-  detail::check_cpu(op, self);
-  detail::check_cpu(op, index);
-  detail::check_cpu(op, source);
-  WICK_CHECK(index.dtype() == DType::Int64, op, "(): Expected a long tensor for index, but got ",
+  detail::check_cpu(self);
+  detail::check_cpu(index);
+  detail::check_cpu(source);
+  WICK_CHECK(index.dtype() == DType::Int64, "Expected a long tensor for index, but got ",
              dtype_type_name(index.dtype()));
-  WICK_CHECK(self.dtype() == source.dtype(), op, "(): self and source expected to have the same dtype, but got "
+  WICK_CHECK(self.dtype() == source.dtype(), "self and source expected to have the same dtype, but got "
              "self.dtype = ", dtype_type_name(self.dtype()), " and source.dtype = ", dtype_type_name(source.dtype()));
-  WICK_CHECK_INDEX(source.numel() == index.numel(), op, "(): Expected source and index to have the same number of "
+  WICK_CHECK_INDEX(source.numel() == index.numel(), "Expected source and index to have the same number of "
                    "elements, but got source.numel() = ", source.numel(), ", index.numel() = ", index.numel());
-  WICK_CHECK_INDEX(self.numel() > 0 || index.numel() == 0, op, "(): Tried to put elements into an empty tensor");
-  check_writable(op, self);
+  WICK_CHECK_INDEX(self.numel() > 0 || index.numel() == 0, "Tried to put elements into an empty tensor");
+  check_writable(self);
   if (index.numel() == 0) return self;
   const int64_t numel = self.numel();
   const Tensor positions = unaliased(index, self);

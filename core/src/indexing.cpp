@@ -27,8 +27,8 @@
 namespace wick {
 namespace {
 
-void check_cpu(const char* op, const Tensor& t, const char* what) {
-  WICK_CHECK_KIND(NotImplementedError, t.device().is_cpu(), op, "(): ", what, " on ", t.device().str(),
+void check_cpu(const Tensor& t, const char* what) {
+  WICK_CHECK_KIND(NotImplementedError, t.device().is_cpu(), what, " on ", t.device().str(),
                   " is not supported yet (advanced indexing is implemented on cpu only)");
 }
 
@@ -51,7 +51,7 @@ struct IntegerIndices {
   std::vector<std::optional<Tensor>> indices;
 };
 
-IntegerIndices expand_masks(const char* op, const Tensor& self, ArrayRef<std::optional<Tensor>> indices) {
+IntegerIndices expand_masks(const Tensor& self, ArrayRef<std::optional<Tensor>> indices) {
   IntegerIndices out{self, {}};
   auto too_many = [&](size_t more) {
     WICK_CHECK_INDEX(int64_t(out.indices.size() + more) <= out.self.dim(),
@@ -64,7 +64,7 @@ IntegerIndices expand_masks(const char* op, const Tensor& self, ArrayRef<std::op
       continue;
     }
     const Tensor& idx = *entry;
-    check_cpu(op, idx, "an index tensor");
+    check_cpu(idx, "an index tensor");
     if (!is_mask(idx)) {
       WICK_CHECK_INDEX(idx.dtype() == DType::Int64 || idx.dtype() == DType::Int32,
                        "tensors used as indices must be long, int, byte or bool tensors (got ",
@@ -146,8 +146,8 @@ struct IndexPlan {
   }
 };
 
-IndexPlan make_plan(const char* op, const Tensor& self, ArrayRef<std::optional<Tensor>> indices) {
-  IntegerIndices expanded = expand_masks(op, self, indices);
+IndexPlan make_plan(const Tensor& self, ArrayRef<std::optional<Tensor>> indices) {
+  IntegerIndices expanded = expand_masks(self, indices);
   IndexPlan plan;
   plan.self = expanded.self;
   const Tensor& src = plan.self;
@@ -207,9 +207,9 @@ IndexPlan make_plan(const char* op, const Tensor& self, ArrayRef<std::optional<T
 }  // namespace
 
 Tensor index(const Tensor& self, ArrayRef<std::optional<Tensor>> indices) {
-  WICK_CHECK_VALUE(self.defined(), "index(): expected a tensor, got None");
-  check_cpu("index", self, "indexing a tensor");
-  const IndexPlan plan = make_plan("index", self, indices);
+  WICK_CHECK_VALUE(self.defined(), "expected a tensor, got None");
+  check_cpu(self, "indexing a tensor");
+  const IndexPlan plan = make_plan(self, indices);
   Tensor result = empty(plan.result_sizes, self.dtype(), self.device());
   if (result.numel() == 0) return result;
   dispatch(self.dtype(), [&](auto tag) {
@@ -223,17 +223,17 @@ Tensor index(const Tensor& self, ArrayRef<std::optional<Tensor>> indices) {
 
 Tensor index_put_(const Tensor& self, ArrayRef<std::optional<Tensor>> indices, const Tensor& values,
                   bool accumulate) {
-  WICK_CHECK_VALUE(self.defined() && values.defined(), "index_put_(): expected tensors, got None");
-  WICK_CHECK_TYPE(values.dtype() == self.dtype(), "index_put_(): Index put requires the source and destination ",
+  WICK_CHECK_VALUE(self.defined() && values.defined(), "expected tensors, got None");
+  WICK_CHECK_TYPE(values.dtype() == self.dtype(), "Index put requires the source and destination ",
                   "dtypes match, got ", dtype_type_name(self.dtype()), " for the destination and ",
                   dtype_type_name(values.dtype()), " for the source.");
-  check_cpu("index_put_", self, "writing into a tensor");
+  check_cpu(self, "writing into a tensor");
   for (int64_t d = 0; d < self.dim(); ++d) {
     WICK_CHECK(self.stride(d) != 0 || self.size(d) <= 1,
-               "index_put_(): unsupported operation: more than one element of the written-to tensor refers to a "
+               "unsupported operation: more than one element of the written-to tensor refers to a "
                "single memory location. Please clone() the tensor before performing the operation.");
   }
-  const IndexPlan plan = make_plan("index_put_", self, indices);
+  const IndexPlan plan = make_plan(self, indices);
   WICK_CHECK(detail::broadcasts_to(values.sizes(), plan.result_sizes), "shape mismatch: value tensor of shape ",
              shape_str(values.sizes()), " cannot be broadcast to indexing result of shape ",
              shape_str(plan.result_sizes));
@@ -261,7 +261,7 @@ Tensor index_put_(const Tensor& self, ArrayRef<std::optional<Tensor>> indices, c
 }
 
 Tensor index_put(const Tensor& self, ArrayRef<std::optional<Tensor>> indices, const Tensor& values, bool accumulate) {
-  WICK_CHECK_VALUE(self.defined(), "index_put(): expected a tensor, got None");
+  WICK_CHECK_VALUE(self.defined(), "expected a tensor, got None");
   return index_put_(clone(self), indices, values, accumulate);
 }
 
@@ -293,8 +293,8 @@ int64_t* write_set(const T* p, int64_t stride, int64_t n, const DimVector& outer
 }  // namespace
 
 Tensor nonzero(const Tensor& self) {
-  WICK_CHECK_VALUE(self.defined(), "nonzero(): expected a tensor, got None");
-  check_cpu("nonzero", self, "a tensor");
+  WICK_CHECK_VALUE(self.defined(), "expected a tensor, got None");
+  check_cpu(self, "a tensor");
   const detail::RowGeometry<1> rows = detail::row_geometry<1>(self.sizes(), {self.strides()}, false);
   const detail::RowChunks<1> chunks(rows);
   const int64_t n = rows.row, stride = rows.inner[0], nd = self.dim();

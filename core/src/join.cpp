@@ -22,14 +22,14 @@ namespace {
 bool is_legacy_empty(const Tensor& t) { return t.dim() == 1 && t.numel() == 0; }
 
 // The dtype the tensors promote to; they must be a non-empty list, on one device.
-DType promoted(const char* op, TensorListRef tensors) {
-  WICK_CHECK_VALUE(!tensors.empty(), op, "(): expected a non-empty list of Tensors");
-  WICK_CHECK_VALUE(tensors[0].defined(), op, "(): expected a Tensor at position 0, got None");
+DType promoted(TensorListRef tensors) {
+  WICK_CHECK_VALUE(!tensors.empty(), "expected a non-empty list of Tensors");
+  WICK_CHECK_VALUE(tensors[0].defined(), "expected a Tensor at position 0, got None");
   DType dtype = tensors[0].dtype();
   for (size_t i = 1; i < tensors.size(); ++i) {
     const Tensor& t = tensors[i];
-    WICK_CHECK_VALUE(t.defined(), op, "(): expected a Tensor at position ", i, ", got None");
-    WICK_CHECK(t.device() == tensors[0].device(), op, "(): expected all tensors to be on the same device, but ",
+    WICK_CHECK_VALUE(t.defined(), "expected a Tensor at position ", i, ", got None");
+    WICK_CHECK(t.device() == tensors[0].device(), "expected all tensors to be on the same device, but ",
                "found at least two devices, ", tensors[0].device().str(), " and ", t.device().str());
     dtype = promote_types(dtype, t.dtype());
   }
@@ -39,10 +39,10 @@ DType promoted(const char* op, TensorListRef tensors) {
 // The tensor a join writes: a new one, or out= checked (castable, not overlapping an input) and resized.
 Tensor result_of(const char* op, const Tensor& out, TensorListRef tensors, IntArrayRef sizes, DType dtype) {
   if (!out.defined()) return empty(sizes, dtype, tensors[0].device());
-  WICK_CHECK_TYPE(can_cast(dtype, out.dtype()), op, "(): input types can't be cast to the desired output type ",
+  WICK_CHECK_TYPE(can_cast(dtype, out.dtype()), "input types can't be cast to the desired output type ",
                   dtype_type_name(out.dtype()));
   for (const Tensor& t : tensors) {
-    WICK_CHECK(!detail::may_overlap(out, t), op, "(): unsupported operation: some elements of the input tensor and ",
+    WICK_CHECK(!detail::may_overlap(out, t), "unsupported operation: some elements of the input tensor and ",
                "the written-to tensor refer to a single memory location. Please clone() the tensor before ",
                "performing the operation.");
   }
@@ -80,10 +80,10 @@ bool copy_contiguous(const Tensor& result, TensorListRef tensors, int64_t d) {
 
 // cat under the name `op`: the inputs promoted together, each copied into its slice of the result.
 Tensor join_out(const char* op, const Tensor& out, TensorListRef tensors, int64_t dim) {
-  const DType dtype = promoted(op, tensors);
+  const DType dtype = promoted(tensors);
   const Tensor* shape = nullptr;  // the first tensor that is not legacy-empty
   for (size_t i = 0; i < tensors.size(); ++i) {
-    WICK_CHECK(tensors[i].dim() > 0, op, "(): zero-dimensional tensor (at position ", i, ") cannot be concatenated");
+    WICK_CHECK(tensors[i].dim() > 0, "zero-dimensional tensor (at position ", i, ") cannot be concatenated");
     if (!shape && !is_legacy_empty(tensors[i])) shape = &tensors[i];
   }
   if (!shape) return result_of(op, out, tensors, {0}, dtype);
@@ -93,15 +93,15 @@ Tensor join_out(const char* op, const Tensor& out, TensorListRef tensors, int64_
   for (size_t i = 0; i < tensors.size(); ++i) {
     const Tensor& t = tensors[i];
     if (is_legacy_empty(t)) continue;
-    WICK_CHECK(t.dim() == shape->dim(), op, "(): Tensors must have same number of dimensions: got ", shape->dim(),
+    WICK_CHECK(t.dim() == shape->dim(), "Tensors must have same number of dimensions: got ", shape->dim(),
                " and ", t.dim());
     for (int64_t k = 0; k < t.dim(); ++k) {
-      WICK_CHECK(k == d || t.size(k) == shape->size(k), op, "(): Sizes of tensors must match except in dimension ", d,
+      WICK_CHECK(k == d || t.size(k) == shape->size(k), "Sizes of tensors must match except in dimension ", d,
                  ". Expected size ", shape->size(k), " but got size ", t.size(k), " for tensor number ", i,
                  " in the list.");
     }
-    WICK_CHECK_KIND(OutOfMemoryError, !__builtin_add_overflow(sizes[size_t(d)], t.size(d), &sizes[size_t(d)]), op,
-                    "(): the result is too large");
+    WICK_CHECK_KIND(OutOfMemoryError, !__builtin_add_overflow(sizes[size_t(d)], t.size(d), &sizes[size_t(d)]),
+                    "the result is too large");
   }
   Tensor result = result_of(op, out, tensors, sizes, dtype);
   if (copy_contiguous(result, tensors, d)) return result;  // See Note [Joining contiguous tensors]
@@ -131,10 +131,10 @@ std::vector<Tensor> at_least(TensorListRef tensors, int64_t ndim) {
 Tensor cat_out(const Tensor& out, TensorListRef tensors, int64_t dim) { return join_out("cat", out, tensors, dim); }
 
 Tensor stack_out(const Tensor& out, TensorListRef tensors, int64_t dim) {
-  const DType dtype = promoted("stack", tensors);
+  const DType dtype = promoted(tensors);
   const IntArrayRef shape = tensors[0].sizes();
   for (size_t i = 1; i < tensors.size(); ++i) {
-    WICK_CHECK(tensors[i].sizes() == shape, "stack(): each tensor must have the same size, but got ", shape_str(shape),
+    WICK_CHECK(tensors[i].sizes() == shape, "each tensor must have the same size, but got ", shape_str(shape),
                " at entry 0 and ", shape_str(tensors[i].sizes()), " at entry ", i);
   }
   const int64_t d = wrap_dim(dim, int64_t(shape.size()) + 1);
@@ -147,13 +147,13 @@ Tensor stack_out(const Tensor& out, TensorListRef tensors, int64_t dim) {
 }
 
 Tensor hstack_out(const Tensor& out, TensorListRef tensors) {
-  promoted("hstack", tensors);  // checks the list before at_least() reads it
+  promoted(tensors);  // checks the list before at_least() reads it
   const std::vector<Tensor> rows = at_least(tensors, 1);
   return join_out("hstack", out, rows, rows[0].dim() == 1 ? 0 : 1);
 }
 
 Tensor vstack_out(const Tensor& out, TensorListRef tensors) {
-  promoted("vstack", tensors);  // checks the list before at_least() reads it
+  promoted(tensors);  // checks the list before at_least() reads it
   return join_out("vstack", out, at_least(tensors, 2), 0);
 }
 

@@ -34,22 +34,22 @@
 namespace wick {
 namespace {
 
-void check_operands(const char* op, const Tensor& a, const Tensor& b) {
-  WICK_CHECK_VALUE(a.defined() && b.defined(), op, "(): expected tensors, got None");
-  WICK_CHECK_TYPE(a.dtype() == b.dtype(), op, "(): expected both operands to have the same dtype, but got ",
+void check_operands(const Tensor& a, const Tensor& b) {
+  WICK_CHECK_VALUE(a.defined() && b.defined(), "expected tensors, got None");
+  WICK_CHECK_TYPE(a.dtype() == b.dtype(), "expected both operands to have the same dtype, but got ",
                   dtype_name(a.dtype()), " and ", dtype_name(b.dtype()));
-  WICK_CHECK_TYPE(a.dtype() != DType::Bool, op, "(): not implemented for 'Bool'");
-  WICK_CHECK(a.device() == b.device(), op, "(): expected both operands on one device, got ", a.device().str(),
+  WICK_CHECK_TYPE(a.dtype() != DType::Bool, "not implemented for 'Bool'");
+  WICK_CHECK(a.device() == b.device(), "expected both operands on one device, got ", a.device().str(),
              " and ", b.device().str());
-  detail::check_cpu(op, a);
+  detail::check_cpu(a);
 }
 
 // The `self` of the add*mm ops: same dtype and device as the product it is added to.
-void check_self(const char* op, const Tensor& self, const Tensor& operand) {
-  WICK_CHECK_VALUE(self.defined(), op, "(): expected a tensor for self, got None");
-  WICK_CHECK_TYPE(self.dtype() == operand.dtype(), op, "(): expected self to have the dtype of the product, ",
+void check_self(const Tensor& self, const Tensor& operand) {
+  WICK_CHECK_VALUE(self.defined(), "expected a tensor for self, got None");
+  WICK_CHECK_TYPE(self.dtype() == operand.dtype(), "expected self to have the dtype of the product, ",
                   dtype_name(operand.dtype()), ", but got ", dtype_name(self.dtype()));
-  WICK_CHECK(self.device() == operand.device(), op, "(): expected self on ", operand.device().str(), ", got ",
+  WICK_CHECK(self.device() == operand.device(), "expected self on ", operand.device().str(), ", got ",
              self.device().str());
 }
 
@@ -266,8 +266,8 @@ void gemm_batched(const Tensor& out, Tensor a, Tensor b, IntArrayRef batch, cons
 }
 
 // A fresh contiguous result for `sizes`, holding `self` broadcast to it when beta will read it.
-Tensor start_result(const char* op, const Tensor& self, IntArrayRef sizes, const Scalar& beta) {
-  WICK_CHECK(detail::broadcasts_to(self.sizes(), sizes), op, "(): self of shape ", shape_str(self.sizes()),
+Tensor start_result(const Tensor& self, IntArrayRef sizes, const Scalar& beta) {
+  WICK_CHECK(detail::broadcasts_to(self.sizes(), sizes), "self of shape ", shape_str(self.sizes()),
              " does not broadcast to the result shape ", shape_str(sizes));
   Tensor result = empty(sizes, self.dtype(), self.device());
   if (beta.to_double() != 0) {
@@ -280,36 +280,36 @@ Tensor start_result(const char* op, const Tensor& self, IntArrayRef sizes, const
 
 std::string matrix_str(const Tensor& m) { return detail::str_cat(m.size(0), "x", m.size(1)); }
 
-void check_mm_shapes(const char* op, const Tensor& mat1, const Tensor& mat2) {
-  WICK_CHECK(mat1.size(1) == mat2.size(0), op, "(): mat1 and mat2 shapes cannot be multiplied (",
+void check_mm_shapes(const Tensor& mat1, const Tensor& mat2) {
+  WICK_CHECK(mat1.size(1) == mat2.size(0), "mat1 and mat2 shapes cannot be multiplied (",
              matrix_str(mat1), " and ", matrix_str(mat2), ")");
 }
 
-void check_batches(const char* op, const Tensor& batch1, const Tensor& batch2) {
-  WICK_CHECK(batch1.dim() == 3, op, "(): batch1 must be a 3D tensor, got ", batch1.dim(), "-D");
-  WICK_CHECK(batch2.dim() == 3, op, "(): batch2 must be a 3D tensor, got ", batch2.dim(), "-D");
-  WICK_CHECK(batch2.size(0) == batch1.size(0) && batch2.size(1) == batch1.size(2), op,
-             "(): expected size for first two dimensions of batch2 tensor to be: [", batch1.size(0), ", ",
+void check_batches(const Tensor& batch1, const Tensor& batch2) {
+  WICK_CHECK(batch1.dim() == 3, "batch1 must be a 3D tensor, got ", batch1.dim(), "-D");
+  WICK_CHECK(batch2.dim() == 3, "batch2 must be a 3D tensor, got ", batch2.dim(), "-D");
+  WICK_CHECK(batch2.size(0) == batch1.size(0) && batch2.size(1) == batch1.size(2),
+             "expected size for first two dimensions of batch2 tensor to be: [", batch1.size(0), ", ",
              batch1.size(2), "] but got: [", batch2.size(0), ", ", batch2.size(1), "]");
 }
 
 }  // namespace
 
 Tensor mm_out(const Tensor& out, const Tensor& self, const Tensor& mat2) {
-  check_operands("mm", self, mat2);
-  WICK_CHECK(self.dim() == 2 && mat2.dim() == 2, "mm(): expected 2-D tensors, got ", self.dim(), "-D and ",
+  check_operands(self, mat2);
+  WICK_CHECK(self.dim() == 2 && mat2.dim() == 2, "expected 2-D tensors, got ", self.dim(), "-D and ",
              mat2.dim(), "-D");
-  check_mm_shapes("mm", self, mat2);
+  check_mm_shapes(self, mat2);
   Tensor result = empty({self.size(0), mat2.size(1)}, self.dtype(), self.device());
   gemm_batched(result, self, mat2, {}, 1, 0, false);
   return detail::finish_out("mm", out, result);
 }
 
 Tensor mv_out(const Tensor& out, const Tensor& self, const Tensor& vec) {
-  check_operands("mv", self, vec);
-  WICK_CHECK(self.dim() == 2 && vec.dim() == 1, "mv(): expected a 2-D matrix and a 1-D vector, got ",
+  check_operands(self, vec);
+  WICK_CHECK(self.dim() == 2 && vec.dim() == 1, "expected a 2-D matrix and a 1-D vector, got ",
              self.dim(), "-D and ", vec.dim(), "-D");
-  WICK_CHECK(self.size(1) == vec.size(0), "mv(): size mismatch, got matrix ", matrix_str(self), " and vector ",
+  WICK_CHECK(self.size(1) == vec.size(0), "size mismatch, got matrix ", matrix_str(self), " and vector ",
              vec.size(0));
   Tensor result = empty({self.size(0)}, self.dtype(), self.device());
   gemm_batched(result, self, unsqueeze(vec, 1), {}, 1, 0, false);  // into an (n x 1) matrix
@@ -317,11 +317,11 @@ Tensor mv_out(const Tensor& out, const Tensor& self, const Tensor& vec) {
 }
 
 Tensor dot_out(const Tensor& out, const Tensor& self, const Tensor& tensor) {
-  WICK_CHECK_VALUE(self.defined() && tensor.defined(), "dot(): expected tensors, got None");
-  WICK_CHECK(self.dim() == 1 && tensor.dim() == 1, "dot(): 1D tensors expected, but got ", self.dim(), "D and ",
+  WICK_CHECK_VALUE(self.defined() && tensor.defined(), "expected tensors, got None");
+  WICK_CHECK(self.dim() == 1 && tensor.dim() == 1, "1D tensors expected, but got ", self.dim(), "D and ",
              tensor.dim(), "D tensors");
-  check_operands("dot", self, tensor);
-  WICK_CHECK(self.size(0) == tensor.size(0), "dot(): inconsistent tensor size, expected tensor [", self.size(0),
+  check_operands(self, tensor);
+  WICK_CHECK(self.size(0) == tensor.size(0), "inconsistent tensor size, expected tensor [", self.size(0),
              "] and src [", tensor.size(0), "] to have the same number of elements, but got ", self.size(0),
              " and ", tensor.size(0), " elements respectively");
   Tensor result = empty({}, self.dtype(), self.device());
@@ -330,8 +330,8 @@ Tensor dot_out(const Tensor& out, const Tensor& self, const Tensor& tensor) {
 }
 
 Tensor bmm_out(const Tensor& out, const Tensor& self, const Tensor& mat2) {
-  check_operands("bmm", self, mat2);
-  check_batches("bmm", self, mat2);
+  check_operands(self, mat2);
+  check_batches(self, mat2);
   Tensor result = empty({self.size(0), self.size(1), mat2.size(2)}, self.dtype(), self.device());
   gemm_batched(result, self, mat2, {self.size(0)}, 1, 0, false);
   return detail::finish_out("bmm", out, result);
@@ -341,9 +341,9 @@ Tensor bmm_out(const Tensor& out, const Tensor& self, const Tensor& mat2) {
 // operand a column (k x 1), the added dim dropped from the result; dims before the last two are batch
 // dims that broadcast. See Note [Batched products] for why nothing is expanded or copied.
 Tensor matmul_out(const Tensor& out, const Tensor& self, const Tensor& other) {
-  check_operands("matmul", self, other);
+  check_operands(self, other);
   const int64_t d1 = self.dim(), d2 = other.dim();
-  WICK_CHECK(d1 >= 1 && d2 >= 1, "matmul(): both arguments to matmul need to be at least 1D, but they are ", d1,
+  WICK_CHECK(d1 >= 1 && d2 >= 1, "both arguments to matmul need to be at least 1D, but they are ", d1,
              "D and ", d2, "D");
   if (d1 == 1 && d2 == 1) return dot_out(out, self, other);
   if (d1 == 2 && d2 == 1) return mv_out(out, self, other);
@@ -351,10 +351,10 @@ Tensor matmul_out(const Tensor& out, const Tensor& self, const Tensor& other) {
   const Tensor a = d1 == 1 ? unsqueeze(self, 0) : self;
   const Tensor b = d2 == 1 ? unsqueeze(other, 1) : other;
   const int64_t n = a.size(-2), k = a.size(-1), k2 = b.size(-2), m = b.size(-1);
-  WICK_CHECK(k == k2, "matmul(): shapes cannot be multiplied: ", shape_str(self.sizes()), " and ",
+  WICK_CHECK(k == k2, "shapes cannot be multiplied: ", shape_str(self.sizes()), " and ",
              shape_str(other.sizes()), " (", n, "x", k, " and ", k2, "x", m, " matrices)");
   const IntArrayRef a_batch(a.sizes().data(), size_t(a.dim() - 2)), b_batch(b.sizes().data(), size_t(b.dim() - 2));
-  const DimVector batch = broadcast_shapes("matmul", a_batch, b_batch);
+  const DimVector batch = broadcast_shapes(a_batch, b_batch);
   // The result has no dim for a 1-d operand; its elements are those of the (batch..., n, m) product all the same.
   DimVector sizes = batch;
   if (d1 > 1) sizes.push_back(n);
@@ -379,63 +379,63 @@ Tensor matmul_out(const Tensor& out, const Tensor& self, const Tensor& other) {
 }
 
 Tensor outer_out(const Tensor& out, const Tensor& self, const Tensor& vec2) {
-  WICK_CHECK_VALUE(self.defined() && vec2.defined(), "outer(): expected tensors, got None");
-  WICK_CHECK(self.dim() == 1, "outer(): expected 1-D argument self, but got ", self.dim(), "-D");
-  WICK_CHECK(vec2.dim() == 1, "outer(): expected 1-D argument vec2, but got ", vec2.dim(), "-D");
+  WICK_CHECK_VALUE(self.defined() && vec2.defined(), "expected tensors, got None");
+  WICK_CHECK(self.dim() == 1, "expected 1-D argument self, but got ", self.dim(), "-D");
+  WICK_CHECK(vec2.dim() == 1, "expected 1-D argument vec2, but got ", vec2.dim(), "-D");
   // A product of each pair, with mul's type promotion, as PyTorch defines it.
   return out.defined() ? mul_out(out, unsqueeze(self, 1), vec2) : mul(unsqueeze(self, 1), vec2);
 }
 
 Tensor addmv_out(const Tensor& out, const Tensor& self, const Tensor& mat, const Tensor& vec, const Scalar& beta,
                  const Scalar& alpha) {
-  check_operands("addmv", mat, vec);
-  check_self("addmv", self, mat);
-  WICK_CHECK(mat.dim() == 2 && vec.dim() == 1, "addmv(): expected a 2-D matrix and a 1-D vector, got ", mat.dim(),
+  check_operands(mat, vec);
+  check_self(self, mat);
+  WICK_CHECK(mat.dim() == 2 && vec.dim() == 1, "expected a 2-D matrix and a 1-D vector, got ", mat.dim(),
              "-D and ", vec.dim(), "-D");
-  WICK_CHECK(mat.size(1) == vec.size(0), "addmv(): size mismatch, got matrix ", matrix_str(mat), " and vector ",
+  WICK_CHECK(mat.size(1) == vec.size(0), "size mismatch, got matrix ", matrix_str(mat), " and vector ",
              vec.size(0));
   const Scalar b = checked_convert(beta, mat.dtype()), a = checked_convert(alpha, mat.dtype());
-  Tensor result = start_result("addmv", self, {mat.size(0)}, b);
+  Tensor result = start_result(self, {mat.size(0)}, b);
   gemm_batched(result, mat, unsqueeze(vec, 1), {}, a, b, false);
   return detail::finish_out("addmv", out, result);
 }
 
 Tensor addmm_out(const Tensor& out, const Tensor& self, const Tensor& mat1, const Tensor& mat2, const Scalar& beta,
                  const Scalar& alpha) {
-  check_operands("addmm", mat1, mat2);
-  check_self("addmm", self, mat1);
-  WICK_CHECK(mat1.dim() == 2, "addmm(): mat1 must be a matrix, got ", mat1.dim(), "-D tensor");
-  WICK_CHECK(mat2.dim() == 2, "addmm(): mat2 must be a matrix, got ", mat2.dim(), "-D tensor");
-  check_mm_shapes("addmm", mat1, mat2);
+  check_operands(mat1, mat2);
+  check_self(self, mat1);
+  WICK_CHECK(mat1.dim() == 2, "mat1 must be a matrix, got ", mat1.dim(), "-D tensor");
+  WICK_CHECK(mat2.dim() == 2, "mat2 must be a matrix, got ", mat2.dim(), "-D tensor");
+  check_mm_shapes(mat1, mat2);
   const Scalar b = checked_convert(beta, mat1.dtype()), a = checked_convert(alpha, mat1.dtype());
-  Tensor result = start_result("addmm", self, {mat1.size(0), mat2.size(1)}, b);
+  Tensor result = start_result(self, {mat1.size(0), mat2.size(1)}, b);
   gemm_batched(result, mat1, mat2, {}, a, b, false);
   return detail::finish_out("addmm", out, result);
 }
 
 Tensor addbmm_out(const Tensor& out, const Tensor& self, const Tensor& batch1, const Tensor& batch2,
                   const Scalar& beta, const Scalar& alpha) {
-  check_operands("addbmm", batch1, batch2);
-  check_self("addbmm", self, batch1);
-  WICK_CHECK(batch1.dim() == 3, "addbmm(): batch1 must be a 3D tensor, got ", batch1.dim(), "-D");
-  WICK_CHECK(batch2.dim() == 3, "addbmm(): batch2 must be a 3D tensor, got ", batch2.dim(), "-D");
-  WICK_CHECK(batch1.size(0) == batch2.size(0), "addbmm(): batch1 and batch2 must have same number of batches, got ",
+  check_operands(batch1, batch2);
+  check_self(self, batch1);
+  WICK_CHECK(batch1.dim() == 3, "batch1 must be a 3D tensor, got ", batch1.dim(), "-D");
+  WICK_CHECK(batch2.dim() == 3, "batch2 must be a 3D tensor, got ", batch2.dim(), "-D");
+  WICK_CHECK(batch1.size(0) == batch2.size(0), "batch1 and batch2 must have same number of batches, got ",
              batch1.size(0), " and ", batch2.size(0));
-  WICK_CHECK(batch1.size(2) == batch2.size(1), "addbmm(): incompatible matrix sizes for bmm (", batch1.size(1), "x",
+  WICK_CHECK(batch1.size(2) == batch2.size(1), "incompatible matrix sizes for bmm (", batch1.size(1), "x",
              batch1.size(2), " and ", batch2.size(1), "x", batch2.size(2), ")");
   const Scalar b = checked_convert(beta, batch1.dtype()), a = checked_convert(alpha, batch1.dtype());
-  Tensor result = start_result("addbmm", self, {batch1.size(1), batch2.size(2)}, b);
+  Tensor result = start_result(self, {batch1.size(1), batch2.size(2)}, b);
   gemm_batched(result, batch1, batch2, {batch1.size(0)}, a, b, true);
   return detail::finish_out("addbmm", out, result);
 }
 
 Tensor baddbmm_out(const Tensor& out, const Tensor& self, const Tensor& batch1, const Tensor& batch2,
                    const Scalar& beta, const Scalar& alpha) {
-  check_operands("baddbmm", batch1, batch2);
-  check_self("baddbmm", self, batch1);
-  check_batches("baddbmm", batch1, batch2);
+  check_operands(batch1, batch2);
+  check_self(self, batch1);
+  check_batches(batch1, batch2);
   const Scalar b = checked_convert(beta, batch1.dtype()), a = checked_convert(alpha, batch1.dtype());
-  Tensor result = start_result("baddbmm", self, {batch1.size(0), batch1.size(1), batch2.size(2)}, b);
+  Tensor result = start_result(self, {batch1.size(0), batch1.size(1), batch2.size(2)}, b);
   gemm_batched(result, batch1, batch2, {batch1.size(0)}, a, b, false);
   return detail::finish_out("baddbmm", out, result);
 }

@@ -11,7 +11,7 @@ namespace wick {
 
 Tensor nan_to_num_out(const Tensor& out, const Tensor& self, std::optional<double> nan, std::optional<double> posinf,
                       std::optional<double> neginf) {
-  WICK_CHECK_TYPE(!out.defined() || out.dtype() == self.dtype(), "nan_to_num(): dtype of out: ",
+  WICK_CHECK_TYPE(!out.defined() || out.dtype() == self.dtype(), "dtype of out: ",
                   dtype_type_name(out.dtype()), " should be same as input: ", dtype_type_name(self.dtype()));
   // Integers and bool hold no NaN nor infinity: the result is a copy.
   if (!is_floating(self.dtype())) return detail::finish_out("nan_to_num", out, clone(self));

@@ -154,9 +154,9 @@ bool run_fast(const PointwiseOp& op, const Tensor& given, OutMode mode, ArrayRef
 void run_general(const PointwiseOp& op, const Tensor& given, OutMode mode, ArrayRef<Operand> inputs,
                  ArrayRef<Scalar> scalars, Tensor& fresh) {
   for (const Operand& in : inputs) {
-    WICK_CHECK_VALUE(!in.tensor || in.tensor->defined(), op.name, "(): expected a tensor, got None");
+    WICK_CHECK_VALUE(!in.tensor || in.tensor->defined(), "expected a tensor, got None");
   }
-  WICK_CHECK_VALUE(mode == OutMode::Functional || given.defined(), op.name, "(): out= is None");
+  WICK_CHECK_VALUE(mode == OutMode::Functional || given.defined(), "out= is None");
 
   // Dtypes.
   const DType common = inputs.empty() ? given.dtype() : result_type(inputs);
@@ -171,7 +171,7 @@ void run_general(const PointwiseOp& op, const Tensor& given, OutMode mode, Array
     if (!in.tensor) continue;
     const Tensor& t = *in.tensor;
     if (t.dim() == 0 && t.device().is_cpu()) continue;
-    WICK_CHECK(!device || *device == t.device(), op.name, "(): expected all tensors on one device, got ",
+    WICK_CHECK(!device || *device == t.device(), "expected all tensors on one device, got ",
                device->str(), " and ", t.device().str());
     device = t.device();
   }
@@ -179,13 +179,13 @@ void run_general(const PointwiseOp& op, const Tensor& given, OutMode mode, Array
 
   const PointwiseFn* table = device->is_cuda() ? op.kernels->cuda : op.kernels->cpu;
   const PointwiseFn kernel = table[int(compute)];
-  WICK_CHECK_TYPE(kernel, op.name, "(): not supported for dtype ", dtype_name(compute), " on ",
+  WICK_CHECK_TYPE(kernel, "not supported for dtype ", dtype_name(compute), " on ",
                   device->is_cuda() ? "cuda" : "cpu", " (supported: ", supported_dtypes(table), ")");
 
   // Broadcast shapes, then the output.
   DimVector shape = inputs.empty() ? given.sizes().vec() : DimVector();
   for (const Operand& in : inputs) {
-    if (in.tensor) shape = broadcast_shapes(op.name, shape, in.tensor->sizes());
+    if (in.tensor) shape = broadcast_shapes(shape, in.tensor->sizes());
   }
   const Tensor* out = &given;
   switch (mode) {
@@ -195,7 +195,7 @@ void run_general(const PointwiseOp& op, const Tensor& given, OutMode mode, Array
       break;
     case OutMode::InPlace:
       // The inputs (self among them) broadcast together to exactly self's shape.
-      WICK_CHECK(detail::broadcasts_to(shape, given.sizes()), op.name, "_(): output with shape ",
+      WICK_CHECK(detail::broadcasts_to(shape, given.sizes()), "output with shape ",
                  shape_str(given.sizes()), " doesn't match the broadcast shape ", shape_str(shape));
       shape = given.sizes().vec();
       break;
@@ -203,17 +203,17 @@ void run_general(const PointwiseOp& op, const Tensor& given, OutMode mode, Array
       if (given.sizes() != IntArrayRef(shape)) detail::prepare_out(op.name, given, shape, given.dtype(), given.device());
       break;
   }
-  WICK_CHECK(out->device() == *device, op.name, "(): expected the output on ", device->str(), ", got ",
+  WICK_CHECK(out->device() == *device, "expected the output on ", device->str(), ", got ",
              out->device().str());
-  WICK_CHECK(can_cast(result_dtype, out->dtype()), op.name, "(): result type ", dtype_type_name(result_dtype),
+  WICK_CHECK(can_cast(result_dtype, out->dtype()), "result type ", dtype_type_name(result_dtype),
              " can't be cast to the desired output type ", dtype_type_name(out->dtype()));
   // As PyTorch: an op of one operand that keeps its dtype (neg, abs, floor...) writes only that dtype.
   WICK_CHECK(mode != OutMode::Out || inputs.size() != 1 || op.promotion != Promotion::Common || op.bool_output ||
                  out->dtype() == result_dtype,
              "Found dtype ", dtype_type_name(out->dtype()), " but expected ", dtype_type_name(result_dtype));
   for (int64_t d = 0; d < out->dim(); ++d) {
-    WICK_CHECK(out->strides()[size_t(d)] != 0 || out->sizes()[size_t(d)] <= 1, op.name,
-               "(): unsupported operation: more than one element of the written-to tensor refers to a single "
+    WICK_CHECK(out->strides()[size_t(d)] != 0 || out->sizes()[size_t(d)] <= 1,
+               "unsupported operation: more than one element of the written-to tensor refers to a single "
                "memory location. Please clone() the tensor before performing the operation.");
   }
   // Kernels write the result dtype; a different out= dtype receives a converted copy.

@@ -69,7 +69,7 @@ void pow_check(ArrayRef<Operand> inputs, ArrayRef<Scalar>, DType compute) {
 // lerp takes operands of one floating dtype: no promotion between them.
 void lerp_check(ArrayRef<Operand> inputs, ArrayRef<Scalar> constants, DType compute) {
   const DType self = operand_dtype(inputs[0]);
-  WICK_CHECK_TYPE(is_floating(self), "lerp(): expected a floating-point dtype, got ", dtype_name(self));
+  WICK_CHECK_TYPE(is_floating(self), "expected a floating-point dtype, got ", dtype_name(self));
   const char* names[] = {"end", "weight"};
   for (size_t i = 1; i < inputs.size(); ++i) {
     if (!inputs[i].tensor) continue;

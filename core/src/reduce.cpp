@@ -13,13 +13,13 @@
 namespace wick {
 namespace detail {
 
-Reduction plan(const char* op, const Tensor& self, IntArrayRef dims, bool keepdim) {
-  check_cpu(op, self);
+Reduction plan(const Tensor& self, IntArrayRef dims, bool keepdim) {
+  check_cpu(self);
   // A 0-d tensor has one dim to name, as 0 or -1, which reduces nothing.
   std::vector<bool> reduce(size_t(std::max<int64_t>(self.dim(), 1)), dims.empty());
   for (int64_t d : dims) {
     const int64_t w = self.wrap_dim(d);
-    WICK_CHECK(!reduce[size_t(w)], op, "(): dim ", w, " appears multiple times in the list of dims");
+    WICK_CHECK(!reduce[size_t(w)], "dim ", w, " appears multiple times in the list of dims");
     reduce[size_t(w)] = true;
   }
   Reduction r;
@@ -64,11 +64,11 @@ namespace {
 // sum and prod. With dtype= the input is cast first, as PyTorch does; without
 // it, integers and bool give int64, their accumulator.
 template <typename Op>
-Tensor accumulate(const char* op, const Tensor& self, IntArrayRef dims, bool keepdim,
+Tensor accumulate(const Tensor& self, IntArrayRef dims, bool keepdim,
                   std::optional<DType> dtype, int identity, Op combine) {
   const Tensor src = dtype ? to(self, *dtype) : self;
   const bool upcast = detail::integer_upcast(src.dtype(), dtype) != src.dtype();
-  const Reduction r = plan(op, src, dims, keepdim);
+  const Reduction r = plan(src, dims, keepdim);
   return dispatch(src.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (std::is_integral_v<T>) {
@@ -85,26 +85,26 @@ Tensor accumulate(const char* op, const Tensor& self, IntArrayRef dims, bool kee
 }  // namespace
 
 Tensor sum(const Tensor& self, OptionalIntArrayRef dim, bool keepdim, std::optional<DType> dtype) {
-  return accumulate("sum", self, dim.value_or(IntArrayRef()), keepdim, dtype, 0, std::plus<>());
+  return accumulate(self, dim.value_or(IntArrayRef()), keepdim, dtype, 0, std::plus<>());
 }
 
 Tensor sum(const Tensor& self, std::optional<DType> dtype) { return sum(self, IntArrayRef(), false, dtype); }
 
 Tensor prod(const Tensor& self, int64_t dim, bool keepdim, std::optional<DType> dtype) {
-  return accumulate("prod", self, dim, keepdim, dtype, 1, std::multiplies<>());
+  return accumulate(self, dim, keepdim, dtype, 1, std::multiplies<>());
 }
 
 Tensor prod(const Tensor& self, std::optional<DType> dtype) {
-  return accumulate("prod", self, {}, false, dtype, 1, std::multiplies<>());
+  return accumulate(self, {}, false, dtype, 1, std::multiplies<>());
 }
 
 Tensor mean(const Tensor& self, OptionalIntArrayRef dim_or_all, bool keepdim, std::optional<DType> dtype) {
   const IntArrayRef dim = dim_or_all.value_or(IntArrayRef());  // None: every dim, as an empty list
   const DType out_dtype = dtype.value_or(self.dtype());
-  WICK_CHECK_TYPE(is_floating(out_dtype), "mean(): could not infer output dtype. Input dtype must be either a "
+  WICK_CHECK_TYPE(is_floating(out_dtype), "could not infer output dtype. Input dtype must be either a "
                   "floating point or complex dtype. Got: ", dtype_type_name(out_dtype));
   const Tensor src = to(self, out_dtype);
-  const Reduction r = plan("mean", src, dim, keepdim);
+  const Reduction r = plan(src, dim, keepdim);
   const double n = double(r.group_size);  // an empty group gives 0/0 = NaN, as in PyTorch and NumPy
   return dispatch_floating(out_dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;

@@ -18,9 +18,9 @@ namespace wick {
 namespace {
 
 // max, min, amax, amin: the largest (smallest) element of each group, in self's dtype.
-Tensor extreme(const char* op, const Tensor& self, IntArrayRef dims, bool keepdim, bool largest) {
-  check_nonempty_groups(op, self, dims);
-  const Reduction r = plan(op, self, dims, keepdim);
+Tensor extreme(const Tensor& self, IntArrayRef dims, bool keepdim, bool largest) {
+  check_nonempty_groups(self, dims);
+  const Reduction r = plan(self, dims, keepdim);
   return dispatch(self.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     const auto narrow = [](opmath_t<T> best) { return T(best); };
@@ -30,14 +30,14 @@ Tensor extreme(const char* op, const Tensor& self, IntArrayRef dims, bool keepdi
 }
 
 // argmax, argmin: the position of the first largest (smallest) element, NaN counting as the extreme.
-Tensor arg_extreme(const char* op, const Tensor& self, std::optional<int64_t> dim, bool keepdim, bool largest) {
+Tensor arg_extreme(const Tensor& self, std::optional<int64_t> dim, bool keepdim, bool largest) {
   if (dim) {
-    check_nonempty_groups(op, self, *dim);
+    check_nonempty_groups(self, *dim);
   } else {
-    WICK_CHECK_INDEX(self.numel() != 0, op, "(): Expected reduction dim to be specified for input.numel() == 0.");
+    WICK_CHECK_INDEX(self.numel() != 0, "Expected reduction dim to be specified for input.numel() == 0.");
   }
   // Without a dim the position is a flat index over every dim (Note [Reduction plans]).
-  const Reduction r = dim ? plan(op, self, *dim, keepdim) : plan(op, self, {}, keepdim);
+  const Reduction r = dim ? plan(self, *dim, keepdim) : plan(self, {}, keepdim);
   return dispatch(self.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     return reduce_into_new<T>(self, r, ArgExtreme<T>{largest});
@@ -50,10 +50,10 @@ template <typename T> struct ArgExtremeWithValue : ArgExtreme<T> {
 };
 
 // max(dim), min(dim): the values of argmax and argmin along dim, with their positions.
-std::tuple<Tensor, Tensor> extreme_along(const char* op, const Tensor& self, int64_t dim, bool keepdim,
+std::tuple<Tensor, Tensor> extreme_along(const Tensor& self, int64_t dim, bool keepdim,
                                          bool largest) {
-  check_nonempty_groups(op, self, dim);
-  const Reduction r = plan(op, self, dim, keepdim);
+  check_nonempty_groups(self, dim);
+  const Reduction r = plan(self, dim, keepdim);
   const Tensor values = empty(r.out_shape, self.dtype(), kCPU), indices = empty(r.out_shape, DType::Int64, kCPU);
   dispatch(self.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
@@ -69,8 +69,8 @@ std::tuple<Tensor, Tensor> extreme_along(const char* op, const Tensor& self, int
 
 // all, any: bool, except that uint8 stays uint8 as in PyTorch 1.13 (a relic of
 // the days before bool tensors).
-Tensor all_any(const char* op, const Tensor& self, IntArrayRef dims, bool keepdim, bool every) {
-  const Reduction r = plan(op, self, dims, keepdim);
+Tensor all_any(const Tensor& self, IntArrayRef dims, bool keepdim, bool every) {
+  const Reduction r = plan(self, dims, keepdim);
   const Tensor result = dispatch(self.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     if (every) return reduce_into_new<T>(self, r, AllAny<T, true>{});
@@ -81,16 +81,16 @@ Tensor all_any(const char* op, const Tensor& self, IntArrayRef dims, bool keepdi
 
 }  // namespace
 
-Tensor max(const Tensor& self) { return extreme("max", self, {}, false, true); }
+Tensor max(const Tensor& self) { return extreme(self, {}, false, true); }
 
-Tensor min(const Tensor& self) { return extreme("min", self, {}, false, false); }
+Tensor min(const Tensor& self) { return extreme(self, {}, false, false); }
 
 std::tuple<Tensor, Tensor> max(const Tensor& self, int64_t dim, bool keepdim) {
-  return extreme_along("max", self, dim, keepdim, true);
+  return extreme_along(self, dim, keepdim, true);
 }
 
 std::tuple<Tensor, Tensor> min(const Tensor& self, int64_t dim, bool keepdim) {
-  return extreme_along("min", self, dim, keepdim, false);
+  return extreme_along(self, dim, keepdim, false);
 }
 
 Tensor max(const Tensor& self, const Tensor& other) { return maximum(self, other); }
@@ -98,27 +98,27 @@ Tensor max(const Tensor& self, const Tensor& other) { return maximum(self, other
 Tensor min(const Tensor& self, const Tensor& other) { return minimum(self, other); }
 
 Tensor amax(const Tensor& self, OptionalIntArrayRef dim, bool keepdim) {
-  return extreme("amax", self, dim.value_or(IntArrayRef()), keepdim, true);
+  return extreme(self, dim.value_or(IntArrayRef()), keepdim, true);
 }
 
 Tensor amin(const Tensor& self, OptionalIntArrayRef dim, bool keepdim) {
-  return extreme("amin", self, dim.value_or(IntArrayRef()), keepdim, false);
+  return extreme(self, dim.value_or(IntArrayRef()), keepdim, false);
 }
 
 Tensor argmax(const Tensor& self, std::optional<int64_t> dim, bool keepdim) {
-  return arg_extreme("argmax", self, dim, keepdim, true);
+  return arg_extreme(self, dim, keepdim, true);
 }
 
 Tensor argmin(const Tensor& self, std::optional<int64_t> dim, bool keepdim) {
-  return arg_extreme("argmin", self, dim, keepdim, false);
+  return arg_extreme(self, dim, keepdim, false);
 }
 
-Tensor all(const Tensor& self) { return all_any("all", self, {}, false, true); }
+Tensor all(const Tensor& self) { return all_any(self, {}, false, true); }
 
-Tensor all(const Tensor& self, int64_t dim, bool keepdim) { return all_any("all", self, dim, keepdim, true); }
+Tensor all(const Tensor& self, int64_t dim, bool keepdim) { return all_any(self, dim, keepdim, true); }
 
-Tensor any(const Tensor& self) { return all_any("any", self, {}, false, false); }
+Tensor any(const Tensor& self) { return all_any(self, {}, false, false); }
 
-Tensor any(const Tensor& self, int64_t dim, bool keepdim) { return all_any("any", self, dim, keepdim, false); }
+Tensor any(const Tensor& self, int64_t dim, bool keepdim) { return all_any(self, dim, keepdim, false); }
 
 }  // namespace wick

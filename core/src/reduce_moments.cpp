@@ -7,11 +7,11 @@ namespace {
 // Two passes, as PyTorch's full reductions: each group's mean, then the sum of
 // squared deviations from it, both in double; no cancellation between a sum of
 // squares and a squared sum, and no division per element as in Welford's update.
-Tensor var_std(const char* op, const Tensor& self, OptionalIntArrayRef dim,
+Tensor var_std(const Tensor& self, OptionalIntArrayRef dim,
                std::optional<int64_t> correction, bool keepdim, bool take_sqrt) {
-  WICK_CHECK_TYPE(is_floating(self.dtype()), op, "(): std and var only support floating point dtypes, got ",
+  WICK_CHECK_TYPE(is_floating(self.dtype()), "std and var only support floating point dtypes, got ",
                   dtype_type_name(self.dtype()));
-  const Reduction r = plan(op, self, dim.value_or(IntArrayRef()), keepdim);
+  const Reduction r = plan(self, dim.value_or(IntArrayRef()), keepdim);
   const double n = double(r.group_size);
   // As PyTorch: divide by max(0, N - correction), so that a group without degrees
   // of freedom left gives inf, or NaN where its deviations are 0 (a single element).
@@ -32,19 +32,19 @@ Tensor var_std(const char* op, const Tensor& self, OptionalIntArrayRef dim,
 }  // namespace
 
 Tensor var(const Tensor& self, OptionalIntArrayRef dim, std::optional<int64_t> correction, bool keepdim) {
-  return var_std("var", self, dim, correction, keepdim, false);
+  return var_std(self, dim, correction, keepdim, false);
 }
 
 Tensor std(const Tensor& self, OptionalIntArrayRef dim, std::optional<int64_t> correction, bool keepdim) {
-  return var_std("std", self, dim, correction, keepdim, true);
+  return var_std(self, dim, correction, keepdim, true);
 }
 
 Tensor norm(const Tensor& self, const Scalar& p, OptionalIntArrayRef dim, bool keepdim) {
-  WICK_CHECK_TYPE(is_floating(self.dtype()), "norm(): input dtype should be either floating point or complex. "
+  WICK_CHECK_TYPE(is_floating(self.dtype()), "input dtype should be either floating point or complex. "
                   "Got ", dtype_type_name(self.dtype()), " instead.");
-  WICK_CHECK_TYPE(!p.is_bool(), "norm(): the order p must be an int or a float, not a bool");
+  WICK_CHECK_TYPE(!p.is_bool(), "the order p must be an int or a float, not a bool");
   const double order = p.to_double();
-  const Reduction r = plan("norm", self, dim.value_or(IntArrayRef()), keepdim);
+  const Reduction r = plan(self, dim.value_or(IntArrayRef()), keepdim);
   // PyTorch gives 0 for an empty group whatever p, even where no identity
   // exists (p < 0, p = -inf): an empty vector has norm 0.
   const bool empty_groups = r.group_size == 0;
@@ -74,7 +74,7 @@ Tensor norm(const Tensor& self, const Scalar& p, OptionalIntArrayRef dim, bool k
 // Two passes, as PyTorch: the max m of each group, then m + log(sum(exp(x - m))), with m
 // taken as 0 where it is infinite so that x - m is never inf - inf.
 Tensor logsumexp(const Tensor& self, IntArrayRef dim, bool keepdim) {
-  const Reduction r = plan("logsumexp", self, dim, keepdim);
+  const Reduction r = plan(self, dim, keepdim);
   return dispatch(self.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     // Integer and bool inputs give the default float dtype.

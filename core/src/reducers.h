@@ -264,13 +264,13 @@ struct AllAny {
 
 // The checks of PyTorch's max, amax, argmax... on an empty input: a reduction
 // that has no identity needs every group to have an element.
-inline void check_nonempty_groups(const char* op, const Tensor& self, IntArrayRef dims) {
+inline void check_nonempty_groups(const Tensor& self, IntArrayRef dims) {
   if (self.numel() != 0) return;
-  WICK_CHECK(!dims.empty(), op, "(): Expected reduction dim to be specified for input.numel() == 0. "
+  WICK_CHECK(!dims.empty(), "Expected reduction dim to be specified for input.numel() == 0. "
              "Specify the reduction dim with the 'dim' argument.");
   for (int64_t d : dims) {
     const int64_t w = self.wrap_dim(d);
-    WICK_CHECK_INDEX(self.size(w) != 0, op, "(): Expected reduction dim ", w, " to have non-zero size.");
+    WICK_CHECK_INDEX(self.size(w) != 0, "Expected reduction dim ", w, " to have non-zero size.");
   }
 }
 

@@ -21,15 +21,15 @@ namespace {
 // in acc_t. As with sum: with dtype= the input is cast first; without it,
 // integers and bool give int64, their accumulator.
 template <typename Combine>
-Tensor scan(const char* op, const Tensor& self, int64_t dim, std::optional<DType> dtype, int identity,
+Tensor scan(const Tensor& self, int64_t dim, std::optional<DType> dtype, int identity,
             Combine combine) {
   const Tensor src = dtype ? to(self, *dtype) : self;
   const DType out_dtype = detail::integer_upcast(src.dtype(), dtype);
-  WICK_CHECK_TYPE(out_dtype != DType::Bool, op, "(): not implemented for 'Bool' results");
+  WICK_CHECK_TYPE(out_dtype != DType::Bool, "not implemented for 'Bool' results");
   const Tensor out = empty(src.sizes(), out_dtype, kCPU);
   // One plan over the input and one over the result, which has the same shape:
   // group g is the same line in both (Note [Reduction plans]).
-  const detail::Reduction in = detail::plan(op, src, dim, true), res = detail::plan(op, out, dim, true);
+  const detail::Reduction in = detail::plan(src, dim, true), res = detail::plan(out, dim, true);
   // A 0-d tensor is one line of one element, with no dim to step along.
   const int64_t in_step = in.reduced_strides.empty() ? 0 : in.reduced_strides[0];
   const int64_t out_step = res.reduced_strides.empty() ? 0 : res.reduced_strides[0];
@@ -73,11 +73,11 @@ Tensor scan(const char* op, const Tensor& self, int64_t dim, std::optional<DType
 }  // namespace
 
 Tensor cumsum(const Tensor& self, int64_t dim, std::optional<DType> dtype) {
-  return scan("cumsum", self, dim, dtype, 0, std::plus<>());
+  return scan(self, dim, dtype, 0, std::plus<>());
 }
 
 Tensor cumprod(const Tensor& self, int64_t dim, std::optional<DType> dtype) {
-  return scan("cumprod", self, dim, dtype, 1, std::multiplies<>());
+  return scan(self, dim, dtype, 1, std::multiplies<>());
 }
 
 }  // namespace wick

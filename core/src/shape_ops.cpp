@@ -54,8 +54,8 @@ void zero_outside_triangle(const Tensor& t, bool lower, int64_t diagonal) {
 }
 
 Tensor triangle_out(const char* op, bool lower, const Tensor& out, const Tensor& self, int64_t diagonal) {
-  WICK_CHECK_INDEX(self.dim() >= 2, op, "(): input tensor must have at least 2 dimensions, got ", self.dim());
-  detail::check_cpu(op, self);
+  WICK_CHECK_INDEX(self.dim() >= 2, "input tensor must have at least 2 dimensions, got ", self.dim());
+  detail::check_cpu(self);
   Tensor result = clone(self);
   zero_outside_triangle(result, lower, diagonal);
   return detail::finish_out(op, out, result);
@@ -64,21 +64,21 @@ Tensor triangle_out(const char* op, bool lower, const Tensor& out, const Tensor&
 }  // namespace
 
 Tensor repeat(const Tensor& self, IntArrayRef repeats) {
-  WICK_CHECK(int64_t(repeats.size()) >= self.dim(), "repeat(): Number of dimensions of repeat dims (",
+  WICK_CHECK(int64_t(repeats.size()) >= self.dim(), "Number of dimensions of repeat dims (",
              repeats.size(), ") can not be smaller than number of dimensions of tensor (", self.dim(), ")");
   const size_t n = repeats.size(), lead = n - size_t(self.dim());
   DimVector sizes(n);
   for (size_t i = 0; i < n; ++i) {
-    WICK_CHECK(repeats[i] >= 0, "repeat(): Trying to create tensor with negative dimension ", repeats[i], ": ",
+    WICK_CHECK(repeats[i] >= 0, "Trying to create tensor with negative dimension ", repeats[i], ": ",
                shape_str(repeats));
     const int64_t have = i >= lead ? self.sizes()[i - lead] : 1;
     WICK_CHECK_KIND(OutOfMemoryError, !__builtin_mul_overflow(have, repeats[i], &sizes[i]),
-                    "repeat(): the result of repeating ", shape_str(self.sizes()), " by ", shape_str(repeats),
+                    "the result of repeating ", shape_str(self.sizes()), " by ", shape_str(repeats),
                     " is too large");
   }
   Tensor result = empty(sizes, self.dtype(), self.device());  // MemoryError when the elements pass int64
   // As PyTorch (and NumPy's tile): repeats whose product passes int64 are refused for an empty self too.
-  WICK_CHECK(numel_checked(repeats).has_value(), "repeat(): numel: integer multiplication overflow for the repeats ",
+  WICK_CHECK(numel_checked(repeats).has_value(), "numel: integer multiplication overflow for the repeats ",
              shape_str(repeats));
   if (result.numel() == 0) return result;
   // The result seen as [r0, s0, r1, s1, ...] receives self seen as [1, s0, 1, s1, ...]
@@ -110,10 +110,10 @@ Tensor flip(const Tensor& self, IntArrayRef dims) {
   std::vector<bool> flipped(size_t(std::max<int64_t>(self.dim(), 1)), false);
   for (int64_t d : dims) {
     const int64_t w = self.wrap_dim(d);
-    WICK_CHECK(!flipped[size_t(w)], "flip(): dim ", w, " appears multiple times in the list of dims");
+    WICK_CHECK(!flipped[size_t(w)], "dim ", w, " appears multiple times in the list of dims");
     flipped[size_t(w)] = true;
   }
-  detail::check_cpu("flip", self);
+  detail::check_cpu(self);
   Tensor result = empty(self.sizes(), self.dtype(), self.device());
   if (result.numel() == 0) return result;
   // Read self backwards along the flipped dims: a view that starts at their last element and
@@ -131,10 +131,10 @@ Tensor flip(const Tensor& self, IntArrayRef dims) {
 }
 
 Tensor roll(const Tensor& self, IntArrayRef shifts, OptionalIntArrayRef dims) {
-  WICK_CHECK(!shifts.empty(), "roll(): `shifts` required");
+  WICK_CHECK(!shifts.empty(), "`shifts` required");
   const IntArrayRef along = dims.value_or(IntArrayRef());
   WICK_CHECK(shifts.size() == along.size() || (along.empty() && shifts.size() == 1),
-             "roll(): shifts and dimensions must align. shifts: ", shifts.size(), ", dims:", along.size());
+             "shifts and dimensions must align. shifts: ", shifts.size(), ", dims:", along.size());
   // Without dims, roll the flattened tensor (as dim 0 of a 1-d view).
   const Tensor input = along.empty() ? reshape(self, {-1}) : self;
   std::vector<std::pair<int64_t, int64_t>> moves;  // (dim, shift in [1, size))
@@ -167,14 +167,14 @@ Tensor triu_out(const Tensor& out, const Tensor& self, int64_t diagonal) {
 }
 
 Tensor diag_out(const Tensor& out, const Tensor& self, int64_t diagonal) {
-  WICK_CHECK(self.dim() == 1 || self.dim() == 2, "diag(): matrix or a vector expected, got a ", self.dim(),
+  WICK_CHECK(self.dim() == 1 || self.dim() == 2, "matrix or a vector expected, got a ", self.dim(),
              "-D tensor");
   Tensor result;
   if (self.dim() == 1) {
     const int64_t n = self.size(0);
     const uint64_t shift = diagonal < 0 ? 0 - uint64_t(diagonal) : uint64_t(diagonal);
     WICK_CHECK_KIND(OutOfMemoryError, shift <= uint64_t(std::numeric_limits<int64_t>::max() - n),
-                    "diag(): a matrix for diagonal ", diagonal, " is too large");
+                    "a matrix for diagonal ", diagonal, " is too large");
     const int64_t side = n + int64_t(shift);
     result = zeros({side, side}, self.dtype(), self.device());
     copy_(wick::diagonal(result, diagonal), self);

@@ -25,8 +25,8 @@ template <typename Line>
 using value_of = std::decay_t<decltype(std::declval<Line&>()[0].value)>;
 
 // PyTorch 1.13 orders bool in sort but not in topk, kthvalue and median.
-void check_not_bool(const char* op, const Tensor& self) {
-  WICK_CHECK_TYPE(self.dtype() != DType::Bool, op, "(): not implemented for 'Bool'");
+void check_not_bool(const Tensor& self) {
+  WICK_CHECK_TYPE(self.dtype() != DType::Bool, "not implemented for 'Bool'");
 }
 
 // The number of elements in a line along dim; IndexError for a dim out of range.
@@ -78,12 +78,12 @@ void select_rank(std::vector<Entry<C>>& line, size_t k) {
 // median and nanmedian along a dim: the lower middle of the numbers of each
 // line; without ignore_nan, the first NaN of a line that has one; with it,
 // the first NaN of a line that has nothing else.
-std::tuple<Tensor, Tensor> median_along(const char* op, const Tensor& self, int64_t dim, bool keepdim,
+std::tuple<Tensor, Tensor> median_along(const Tensor& self, int64_t dim, bool keepdim,
                                         bool ignore_nan) {
-  check_not_bool(op, self);
-  WICK_CHECK_INDEX(line_length(self, dim) != 0, op, "(): Expected reduction dim ", self.wrap_dim(dim),
+  check_not_bool(self);
+  WICK_CHECK_INDEX(line_length(self, dim) != 0, "Expected reduction dim ", self.wrap_dim(dim),
                    " to have non-zero size.");
-  return select_lines(op, self, dim, 1, keepdim, [ignore_nan](auto& line) {
+  return select_lines(self, dim, 1, keepdim, [ignore_nan](auto& line) {
     using C = value_of<decltype(line)>;
     const size_t nans = size_t(std::count_if(line.begin(), line.end(),
                                              [](const Entry<C>& e) { return detail::is_nan_value(e.value); }));
@@ -94,21 +94,21 @@ std::tuple<Tensor, Tensor> median_along(const char* op, const Tensor& self, int6
 }
 
 // median() and nanmedian(): over every element; NaN for none.
-Tensor median_all(const char* op, const Tensor& self, bool ignore_nan) {
+Tensor median_all(const Tensor& self, bool ignore_nan) {
   if (self.numel() == 0) {
-    check_not_bool(op, self);
-    WICK_CHECK(is_floating(self.dtype()), op, "(): the median of no elements is NaN, which ",
+    check_not_bool(self);
+    WICK_CHECK(is_floating(self.dtype()), "the median of no elements is NaN, which ",
                dtype_type_name(self.dtype()), " cannot hold");
     return scalar_tensor(std::numeric_limits<double>::quiet_NaN(), self.dtype());
   }
-  return std::get<0>(median_along(op, reshape(self, {-1}), 0, false, ignore_nan));
+  return std::get<0>(median_along(reshape(self, {-1}), 0, false, ignore_nan));
 }
 
 }  // namespace
 
 std::tuple<Tensor, Tensor> sort_out(const Tensor& values, const Tensor& indices, const Tensor& self, int64_t dim,
                                     bool descending, bool stable) {
-  const auto result = select_lines("sort", self, dim, line_length(self, dim), true,
+  const auto result = select_lines(self, dim, line_length(self, dim), true,
                                    [=](auto& line) { sort_line(line, descending, stable); });
   return finish_outs("sort", values, indices, result);
 }
@@ -119,9 +119,9 @@ Tensor argsort(const Tensor& self, int64_t dim, bool descending, bool stable) {
 
 std::tuple<Tensor, Tensor> topk_out(const Tensor& values, const Tensor& indices, const Tensor& self, int64_t k,
                                     int64_t dim, bool largest, bool sorted) {
-  check_not_bool("topk", self);
-  WICK_CHECK(k >= 0 && k <= line_length(self, dim), "topk(): selected index k out of range");
-  const auto result = select_lines("topk", self, dim, k, true, [=](auto& line) {
+  check_not_bool(self);
+  WICK_CHECK(k >= 0 && k <= line_length(self, dim), "selected index k out of range");
+  const auto result = select_lines(self, dim, k, true, [=](auto& line) {
     const ByValueThenIndex<value_of<decltype(line)>> order{largest};  // largest first: descending
     if (sorted) {
       std::partial_sort(line.begin(), line.begin() + k, line.end(), order);
@@ -134,24 +134,24 @@ std::tuple<Tensor, Tensor> topk_out(const Tensor& values, const Tensor& indices,
 
 std::tuple<Tensor, Tensor> kthvalue_out(const Tensor& values, const Tensor& indices, const Tensor& self, int64_t k,
                                         int64_t dim, bool keepdim) {
-  check_not_bool("kthvalue", self);
-  WICK_CHECK(k >= 1 && k <= line_length(self, dim), "kthvalue(): selected number k out of range for dimension ",
+  check_not_bool(self);
+  WICK_CHECK(k >= 1 && k <= line_length(self, dim), "selected number k out of range for dimension ",
              self.wrap_dim(dim));
-  const auto result = select_lines("kthvalue", self, dim, 1, keepdim,
+  const auto result = select_lines(self, dim, 1, keepdim,
                                    [k](auto& line) { select_rank(line, size_t(k - 1)); });
   return finish_outs("kthvalue", values, indices, result);
 }
 
 std::tuple<Tensor, Tensor> median(const Tensor& self, int64_t dim, bool keepdim) {
-  return median_along("median", self, dim, keepdim, false);
+  return median_along(self, dim, keepdim, false);
 }
 
-Tensor median(const Tensor& self) { return median_all("median", self, false); }
+Tensor median(const Tensor& self) { return median_all(self, false); }
 
 std::tuple<Tensor, Tensor> nanmedian(const Tensor& self, int64_t dim, bool keepdim) {
-  return median_along("nanmedian", self, dim, keepdim, true);
+  return median_along(self, dim, keepdim, true);
 }
 
-Tensor nanmedian(const Tensor& self) { return median_all("nanmedian", self, true); }
+Tensor nanmedian(const Tensor& self) { return median_all(self, true); }
 
 }  // namespace wick

@@ -71,12 +71,12 @@ struct ByValueThenIndex {
 // dim, or without dim when !keepdim (then m is 1). Lines are independent, so
 // an op is only its pick.
 template <typename Pick>
-std::tuple<Tensor, Tensor> select_lines(const char* op, const Tensor& self, int64_t dim, int64_t m, bool keepdim,
+std::tuple<Tensor, Tensor> select_lines(const Tensor& self, int64_t dim, int64_t m, bool keepdim,
                                         Pick pick) {
-  check_cpu(op, self);
+  check_cpu(self);
   const int64_t d = self.wrap_dim(dim);
   const bool zero_dim = self.dim() == 0;
-  WICK_INTERNAL_ASSERT(keepdim || m == 1 || zero_dim, op, ": only a line of one result drops its dim");
+  WICK_INTERNAL_ASSERT(keepdim || m == 1 || zero_dim, "only a line of one result drops its dim");
   DimVector shape;
   for (int64_t k = 0; k < self.dim(); ++k) {
     if (k != d) shape.push_back(self.size(k));

@@ -11,9 +11,9 @@
 namespace wick {
 namespace {
 
-// The dim `op` cuts along; the tensor must have one.
-int64_t cut_dim(const char* op, const Tensor& self, int64_t dim) {
-  WICK_CHECK(self.dim() > 0, op, "(): expects at least a 1-dimensional tensor");
+// The dim to cut along; the tensor must have one.
+int64_t cut_dim(const Tensor& self, int64_t dim) {
+  WICK_CHECK(self.dim() > 0, "expects at least a 1-dimensional tensor");
   return self.wrap_dim(dim);
 }
 
@@ -44,26 +44,26 @@ std::vector<Tensor> pieces(const Tensor& self, int64_t d, int64_t size, int64_t 
 }  // namespace
 
 std::vector<Tensor> split(const Tensor& self, int64_t split_size, int64_t dim) {
-  const int64_t d = cut_dim("split", self, dim);
-  WICK_CHECK_VALUE(split_size >= 0, "split(): split_size must be non-negative, but got split_size=", split_size);
+  const int64_t d = cut_dim(self, dim);
+  WICK_CHECK_VALUE(split_size >= 0, "split_size must be non-negative, but got split_size=", split_size);
   const int64_t length = self.size(d);
-  WICK_CHECK(split_size > 0 || length == 0, "split(): split_size can only be 0 if dimension size is 0, but got ",
+  WICK_CHECK(split_size > 0 || length == 0, "split_size can only be 0 if dimension size is 0, but got ",
              "dimension size of ", length);
   const int64_t count = split_size == 0 ? 1 : std::max<int64_t>(length / split_size + (length % split_size != 0), 1);
   return pieces(self, d, split_size, count);
 }
 
 std::vector<Tensor> split(const Tensor& self, IntArrayRef split_sizes, int64_t dim) {
-  const int64_t d = cut_dim("split", self, dim);
+  const int64_t d = cut_dim(self, dim);
   const int64_t length = self.size(d);
   int64_t total = 0;
   bool fits = true;
   for (int64_t s : split_sizes) {
-    WICK_CHECK_VALUE(s >= 0, "split(): split_sizes must have only non-negative entries, but got split_sizes=",
+    WICK_CHECK_VALUE(s >= 0, "split_sizes must have only non-negative entries, but got split_sizes=",
                      shape_str(split_sizes));
     fits = fits && !__builtin_add_overflow(total, s, &total);
   }
-  WICK_CHECK(fits && total == length, "split(): split_sizes must sum exactly to ", length, " (the size of dimension ",
+  WICK_CHECK(fits && total == length, "split_sizes must sum exactly to ", length, " (the size of dimension ",
              d, "), but got split_sizes=", shape_str(split_sizes));
   std::vector<Tensor> result = room_for(int64_t(split_sizes.size()));
   int64_t start = 0;
@@ -75,8 +75,8 @@ std::vector<Tensor> split(const Tensor& self, IntArrayRef split_sizes, int64_t d
 }
 
 std::vector<Tensor> chunk(const Tensor& self, int64_t chunks, int64_t dim) {
-  const int64_t d = cut_dim("chunk", self, dim);
-  WICK_CHECK_VALUE(chunks > 0, "chunk(): chunks must be greater than 0, got: ", chunks);
+  const int64_t d = cut_dim(self, dim);
+  WICK_CHECK_VALUE(chunks > 0, "chunks must be greater than 0, got: ", chunks);
   const int64_t length = self.size(d);
   const int64_t size = length / chunks + (length % chunks != 0);
   // As PyTorch: an empty dim gives `chunks` empty views, any other at most `chunks` views.
@@ -85,7 +85,7 @@ std::vector<Tensor> chunk(const Tensor& self, int64_t chunks, int64_t dim) {
 }
 
 std::vector<Tensor> unbind(const Tensor& self, int64_t dim) {
-  WICK_CHECK_INDEX(self.dim() > 0, "unbind(): Dimension specified as ", dim, " but tensor has no dimensions");
+  WICK_CHECK_INDEX(self.dim() > 0, "Dimension specified as ", dim, " but tensor has no dimensions");
   const int64_t d = self.wrap_dim(dim);
   std::vector<Tensor> result = room_for(self.size(d));
   for (int64_t i = 0; i < self.size(d); ++i) result.push_back(select(self, d, i));

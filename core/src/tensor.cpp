@@ -134,12 +134,12 @@ Tensor alias(const Tensor& self) {
 Tensor empty_like(const Tensor& self) { return empty(self.sizes(), self.dtype(), self.device()); }
 
 Tensor as_strided(const Tensor& self, DimVector sizes, DimVector strides, int64_t offset) {
-  WICK_CHECK(sizes.size() == strides.size(), "as_strided(): ", sizes.size(), " sizes but ",
+  WICK_CHECK(sizes.size() == strides.size(), sizes.size(), " sizes but ",
                    strides.size(), " strides");
   for (size_t i = 0; i < sizes.size(); ++i) {
-    WICK_CHECK_VALUE(sizes[i] >= 0 && strides[i] >= 0, "as_strided(): negative size or stride");
+    WICK_CHECK_VALUE(sizes[i] >= 0 && strides[i] >= 0, "negative size or stride");
   }
-  WICK_CHECK_VALUE(offset >= 0, "as_strided(): negative storage offset ", offset);
+  WICK_CHECK_VALUE(offset >= 0, "negative storage offset ", offset);
   return make_view(self, std::move(sizes), std::move(strides), offset);  // refresh() checks the reach
 }
 
@@ -168,13 +168,13 @@ Tensor scalar_tensor(const Scalar& value, DType dtype, Device device) {
   return device.is_cpu() ? t : to(t, device);
 }
 
-DimVector broadcast_shapes(const char* op, IntArrayRef a, IntArrayRef b) {
+DimVector broadcast_shapes(IntArrayRef a, IntArrayRef b) {
   const size_t n = std::max(a.size(), b.size());
   DimVector out(n);
   for (size_t i = 0; i < n; ++i) {
     const int64_t sa = i < n - a.size() ? 1 : a[i - (n - a.size())];
     const int64_t sb = i < n - b.size() ? 1 : b[i - (n - b.size())];
-    WICK_CHECK(sa == sb || sa == 1 || sb == 1, op, "(): the size of tensor a (", sa,
+    WICK_CHECK(sa == sb || sa == 1 || sb == 1, "the size of tensor a (", sa,
                      ") must match the size of tensor b (", sb, ") at non-singleton dimension ", i,
                      " (shapes ", shape_str(a), " and ", shape_str(b), ")");
     out[i] = sa == 1 ? sb : sa;
@@ -186,9 +186,9 @@ namespace detail {
 
 Tensor prepare_out(const char* op, const Tensor& out, IntArrayRef sizes, DType dtype, Device device) {
   if (!out.defined()) return empty(sizes, dtype, device);
-  WICK_CHECK_TYPE(out.dtype() == dtype, op, "(): expected out= to have dtype ", dtype_name(dtype),
+  WICK_CHECK_TYPE(out.dtype() == dtype, "expected out= to have dtype ", dtype_name(dtype),
                   " but got ", dtype_name(out.dtype()));
-  WICK_CHECK(out.device() == device, op, "(): expected out= on ", device.str(), " but it is on ",
+  WICK_CHECK(out.device() == device, "expected out= on ", device.str(), " but it is on ",
              out.device().str());
   if (out.sizes() != sizes) {
     if (out.numel() != 0) {
@@ -207,15 +207,15 @@ Tensor finish_out(const char* op, const Tensor& out, const Tensor& result) {
   return copy_(out, result);
 }
 
-void check_cpu(const char* op, const Tensor& t) {
-  WICK_CHECK_KIND(NotImplementedError, t.device().is_cpu(), op, "(): not implemented for tensors on ",
+void check_cpu(const Tensor& t) {
+  WICK_CHECK_KIND(NotImplementedError, t.device().is_cpu(), "not implemented for tensors on ",
                   t.device().str(), " yet (CPU only)");
 }
 
-Tensor assign_inplace(const char* op, const Tensor& self, const Tensor& result) {
-  WICK_CHECK(self.sizes() == result.sizes(), op, "(): output with shape ",
+Tensor assign_inplace(const Tensor& self, const Tensor& result) {
+  WICK_CHECK(self.sizes() == result.sizes(), "output with shape ",
              shape_str(self.sizes()), " doesn't match the result shape ", shape_str(result.sizes()));
-  WICK_CHECK(can_cast(result.dtype(), self.dtype()), op, "(): result type ", dtype_type_name(result.dtype()),
+  WICK_CHECK(can_cast(result.dtype(), self.dtype()), "result type ", dtype_type_name(result.dtype()),
              " can't be cast to the desired output type ", dtype_type_name(self.dtype()));
   return copy_(self, result);
 }

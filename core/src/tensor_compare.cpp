@@ -20,8 +20,8 @@
 namespace wick {
 namespace {
 
-void check_same_device(const char* op, const Tensor& self, const Tensor& other) {
-  WICK_CHECK(self.device() == other.device(), op, "(): expected all tensors to be on the same device, but found at ",
+void check_same_device(const Tensor& self, const Tensor& other) {
+  WICK_CHECK(self.device() == other.device(), "expected all tensors to be on the same device, but found at ",
              "least two devices, ", self.device().str(), " and ", other.device().str());
 }
 
@@ -52,12 +52,12 @@ double abs_diff(T x, T y) {
 }  // namespace
 
 bool allclose(const Tensor& self, const Tensor& other, double rtol, double atol, bool equal_nan) {
-  WICK_CHECK_TYPE(self.dtype() == other.dtype(), "allclose(): ", dtype_type_name(self.dtype()), " did not match ",
+  WICK_CHECK_TYPE(self.dtype() == other.dtype(), dtype_type_name(self.dtype()), " did not match ",
                   dtype_type_name(other.dtype()));
-  WICK_CHECK_VALUE(rtol >= 0, "allclose(): rtol must be greater than or equal to zero, but got ", rtol);
-  WICK_CHECK_VALUE(atol >= 0, "allclose(): atol must be greater than or equal to zero, but got ", atol);
-  check_same_device("allclose", self, other);
-  const DimVector shape = broadcast_shapes("allclose", self.sizes(), other.sizes());
+  WICK_CHECK_VALUE(rtol >= 0, "rtol must be greater than or equal to zero, but got ", rtol);
+  WICK_CHECK_VALUE(atol >= 0, "atol must be greater than or equal to zero, but got ", atol);
+  check_same_device(self, other);
+  const DimVector shape = broadcast_shapes(self.sizes(), other.sizes());
   const Tensor a = cpu(expand(self, shape)), b = cpu(expand(other, shape));
   // As torch.isclose, with the error computed in double (as NumPy computes it) but from
   // the exact difference of integers (as PyTorch computes it in their own type).
@@ -74,7 +74,7 @@ bool allclose(const Tensor& self, const Tensor& other, double rtol, double atol,
 }
 
 bool equal(const Tensor& self, const Tensor& other) {
-  check_same_device("equal", self, other);
+  check_same_device(self, other);
   if (self.sizes() != other.sizes()) return false;
   if (self.dtype() != other.dtype() || !self.is_contiguous() || !other.is_contiguous() || !self.device().is_cpu()) {
     // Two vectorised, parallel passes, rather than one element at a time.

@@ -21,12 +21,12 @@ namespace wick {
 // np.unique(equal_nan=False); such rows come in their order.
 std::tuple<Tensor, Tensor, Tensor> _unique2(const Tensor& self, bool /*sorted: always*/, bool return_inverse,
                                             bool return_counts, std::optional<int64_t> dim) {
-  detail::check_cpu("unique", self);
+  detail::check_cpu(self);
   const int64_t d = dim ? self.existing_dim(*dim) : 0;
   if (dim) {
     for (int64_t k = 0; k < self.dim(); ++k) {
       WICK_CHECK(k == d || self.size(k) != 0,
-                 "unique(): there are 0 sized dimensions, and they aren't selected, so unique cannot be applied");
+                 "there are 0 sized dimensions, and they aren't selected, so unique cannot be applied");
     }
   }
   const Tensor source = dim ? self : reshape(self, {-1});

@@ -32,31 +32,31 @@ namespace wick {
 namespace {
 
 // Resolves one -1 and checks the element count, as view() and reshape() do.
-DimVector infer_size(const char* op, IntArrayRef shape, int64_t numel) {
+DimVector infer_size(IntArrayRef shape, int64_t numel) {
   DimVector out = shape.vec();
   std::optional<size_t> infer;
   DimVector given;  // the sizes other than -1
   for (size_t i = 0; i < out.size(); ++i) {
     if (out[i] == -1) {
-      WICK_CHECK(!infer, op, "(): only one dimension can be inferred");
+      WICK_CHECK(!infer, "only one dimension can be inferred");
       infer = i;
     } else {
-      WICK_CHECK(out[i] >= 0, op, "(): invalid shape dimension ", out[i]);
+      WICK_CHECK(out[i] >= 0, "invalid shape dimension ", out[i]);
       given.push_back(out[i]);
     }
   }
   // A product past int64 cannot equal the element count of any tensor (Note [Checked size arithmetic]).
   const std::optional<int64_t> known = numel_checked(given);
   if (infer) {
-    WICK_CHECK(numel != 0 || known != 0, op, "(): cannot reshape tensor of 0 elements into shape ",
+    WICK_CHECK(numel != 0 || known != 0, "cannot reshape tensor of 0 elements into shape ",
                shape_str(shape), " because the unspecified dimension size -1 can be any value and is ambiguous");
     // Sizes whose product passes int64 are refused even for no elements (where the -1 could be 0),
     // as PyTorch and NumPy refuse them.
-    WICK_CHECK(known && *known != 0 && numel % *known == 0, op, "(): shape '", shape_str(shape),
+    WICK_CHECK(known && *known != 0 && numel % *known == 0, "shape '", shape_str(shape),
                "' is invalid for input of size ", numel);
     out[*infer] = numel / *known;
   } else {
-    WICK_CHECK(known == numel, op, "(): shape '", shape_str(shape), "' is invalid for input of size ", numel);
+    WICK_CHECK(known == numel, "shape '", shape_str(shape), "' is invalid for input of size ", numel);
   }
   return out;
 }
@@ -98,15 +98,15 @@ std::optional<DimVector> view_strides(IntArrayRef sizes, IntArrayRef strides, co
 }  // namespace
 
 Tensor view(const Tensor& self, IntArrayRef size) {
-  DimVector shape = infer_size("view", size, self.numel());
+  DimVector shape = infer_size(size, self.numel());
   std::optional<DimVector> strides = view_strides(self.sizes(), self.strides(), shape);
-  WICK_CHECK(strides, "view(): view size is not compatible with input tensor's size and stride (at least one "
+  WICK_CHECK(strides, "view size is not compatible with input tensor's size and stride (at least one "
              "dimension spans across two contiguous subspaces). Use .reshape(...) instead.");
   return make_view(self, std::move(shape), std::move(*strides), self.storage_offset());
 }
 
 Tensor reshape(const Tensor& self, IntArrayRef shape) {
-  DimVector sizes = infer_size("reshape", shape, self.numel());
+  DimVector sizes = infer_size(shape, self.numel());
   if (std::optional<DimVector> strides = view_strides(self.sizes(), self.strides(), sizes)) {
     return make_view(self, std::move(sizes), std::move(*strides), self.storage_offset());
   }
@@ -128,19 +128,19 @@ Tensor transpose(const Tensor& self, int64_t dim0, int64_t dim1) {
 }
 
 Tensor t(const Tensor& self) {
-  WICK_CHECK(self.dim() <= 2, "t(): expects a tensor with <= 2 dimensions, but self is ", self.dim(), "D");
+  WICK_CHECK(self.dim() <= 2, "expects a tensor with <= 2 dimensions, but self is ", self.dim(), "D");
   return self.dim() < 2 ? make_view(self, self.sizes().vec(), self.strides().vec(), self.storage_offset())
                         : transpose(self, 0, 1);
 }
 
 Tensor permute(const Tensor& self, IntArrayRef dims) {
-  WICK_CHECK(int64_t(dims.size()) == self.dim(), "permute(): number of dims don't match in permute (got ",
+  WICK_CHECK(int64_t(dims.size()) == self.dim(), "number of dims don't match in permute (got ",
                    dims.size(), " for a tensor of ", self.dim(), " dims)");
   DimVector sizes(dims.size()), strides(dims.size());
   std::vector<bool> seen(dims.size(), false);
   for (size_t i = 0; i < dims.size(); ++i) {
     const int64_t d = self.wrap_dim(dims[i]);
-    WICK_CHECK(!seen[size_t(d)], "permute(): repeated dim ", d, " in ", shape_str(dims));
+    WICK_CHECK(!seen[size_t(d)], "repeated dim ", d, " in ", shape_str(dims));
     seen[size_t(d)] = true;
     sizes[i] = self.sizes()[size_t(d)];
     strides[i] = self.strides()[size_t(d)];
@@ -150,8 +150,8 @@ Tensor permute(const Tensor& self, IntArrayRef dims) {
 
 Tensor slice(const Tensor& self, int64_t dim, std::optional<int64_t> start, std::optional<int64_t> end,
              int64_t step) {
-  WICK_CHECK_INDEX(self.dim() > 0, "slice(): cannot slice a 0-d tensor");
-  WICK_CHECK_VALUE(step > 0, "slice(): step must be greater than zero, got ", step);
+  WICK_CHECK_INDEX(self.dim() > 0, "cannot slice a 0-d tensor");
+  WICK_CHECK_VALUE(step > 0, "step must be greater than zero, got ", step);
   const int64_t d = self.wrap_dim(dim);
   const int64_t n = self.sizes()[size_t(d)];
   auto clamp = [n](std::optional<int64_t> v, int64_t fallback) {
@@ -172,19 +172,19 @@ Tensor slice(const Tensor& self, int64_t dim, std::optional<int64_t> start, std:
 }
 
 Tensor narrow(const Tensor& self, int64_t dim, int64_t start, int64_t length) {
-  WICK_CHECK_INDEX(self.dim() > 0, "narrow(): cannot be applied to a 0-d tensor");
+  WICK_CHECK_INDEX(self.dim() > 0, "cannot be applied to a 0-d tensor");
   const int64_t d = self.wrap_dim(dim);
   const int64_t n = self.sizes()[size_t(d)];
   if (start < 0) start += n;
-  WICK_CHECK_INDEX(start >= 0 && start <= n, "narrow(): start (", start, ") is out of bounds for dim ", d,
+  WICK_CHECK_INDEX(start >= 0 && start <= n, "start (", start, ") is out of bounds for dim ", d,
                    " of size ", n);
-  WICK_CHECK(length >= 0 && length <= n - start, "narrow(): start (", start, ") + length (", length,
+  WICK_CHECK(length >= 0 && length <= n - start, "start (", start, ") + length (", length,
                    ") exceeds dimension size (", n, ")");
   return slice(self, d, start, start + length, 1);
 }
 
 Tensor select(const Tensor& self, int64_t dim, int64_t index) {
-  WICK_CHECK_INDEX(self.dim() > 0, "select(): cannot be applied to a 0-d tensor");
+  WICK_CHECK_INDEX(self.dim() > 0, "cannot be applied to a 0-d tensor");
   const int64_t d = self.wrap_dim(dim);
   const int64_t n = self.sizes()[size_t(d)];
   WICK_CHECK_INDEX(index >= -n && index < n, "index ", index, " is out of bounds for dimension ", d,
@@ -198,7 +198,7 @@ Tensor select(const Tensor& self, int64_t dim, int64_t index) {
 }
 
 Tensor expand(const Tensor& self, IntArrayRef size) {
-  WICK_CHECK(int64_t(size.size()) >= self.dim(), "expand(): the number of sizes provided (", size.size(),
+  WICK_CHECK(int64_t(size.size()) >= self.dim(), "the number of sizes provided (", size.size(),
              ") must be greater or equal to the number of dimensions in the tensor (", self.dim(), ")");
   const size_t n = size.size(), lead = n - size_t(self.dim());
   DimVector sizes(n), strides(n);
@@ -207,11 +207,11 @@ Tensor expand(const Tensor& self, IntArrayRef size) {
     const int64_t have = existing ? self.sizes()[i - lead] : 1;
     int64_t want = size[i];
     if (want == -1) {
-      WICK_CHECK(existing, "expand(): -1 is not allowed in a leading, non-existing dimension");
+      WICK_CHECK(existing, "-1 is not allowed in a leading, non-existing dimension");
       want = have;
     }
-    WICK_CHECK(want >= 0, "expand(): invalid size ", want);
-    WICK_CHECK(have == want || have == 1, "expand(): the expanded size of the tensor (", want,
+    WICK_CHECK(want >= 0, "invalid size ", want);
+    WICK_CHECK(have == want || have == 1, "the expanded size of the tensor (", want,
                ") must match the existing size (", have, ") at non-singleton dimension ", i,
                ".  Target sizes: ", shape_str(size), ".  Tensor sizes: ", shape_str(self.sizes()));
     sizes[i] = want;
@@ -253,7 +253,7 @@ Tensor unsqueeze(const Tensor& self, int64_t dim) {
 Tensor flatten(const Tensor& self, int64_t start_dim, int64_t end_dim) {
   const int64_t start = self.wrap_dim(start_dim), end = self.wrap_dim(end_dim);
   if (self.dim() == 0) return reshape(self, {1});
-  WICK_CHECK(start <= end, "flatten() has invalid args: start_dim cannot come after end_dim");
+  WICK_CHECK(start <= end, "has invalid args: start_dim cannot come after end_dim");
   if (start == end) return self;  // as PyTorch: the same tensor, not a new view
   DimVector shape(self.sizes().begin(), self.sizes().begin() + start);
   shape.push_back(*numel_checked(IntArrayRef(self.sizes().data() + start, size_t(end - start + 1))));
@@ -263,29 +263,29 @@ Tensor flatten(const Tensor& self, int64_t start_dim, int64_t end_dim) {
 
 Tensor unflatten(const Tensor& self, int64_t dim, IntArrayRef sizes) {
   const int64_t d = self.existing_dim(dim);
-  WICK_CHECK(!sizes.empty(), "unflatten(): sizes must be non-empty");
+  WICK_CHECK(!sizes.empty(), "sizes must be non-empty");
   const int64_t n = self.size(d);
   std::optional<size_t> infer;
   DimVector given;  // the sizes other than -1
   for (size_t i = 0; i < sizes.size(); ++i) {
     if (sizes[i] == -1) {
-      WICK_CHECK(!infer, "unflatten(): only one dimension can be inferred");
+      WICK_CHECK(!infer, "only one dimension can be inferred");
       infer = i;
       continue;
     }
-    WICK_CHECK(sizes[i] >= 0, "unflatten(): invalid size ", sizes[i], " in ", shape_str(sizes));
+    WICK_CHECK(sizes[i] >= 0, "invalid size ", sizes[i], " in ", shape_str(sizes));
     given.push_back(sizes[i]);
   }
   const std::optional<int64_t> known = numel_checked(given);  // nullopt: past int64, so not n
   DimVector split = sizes.vec();
   bool fits = known == n;
   if (infer) {
-    WICK_CHECK(known != 0, "unflatten(): cannot unflatten a dim of size ", n, " into ",
+    WICK_CHECK(known != 0, "cannot unflatten a dim of size ", n, " into ",
                shape_str(sizes), ": the size -1 can be any value and is ambiguous");
     fits = known && n % *known == 0;
     if (fits) split[*infer] = n / *known;
   }
-  WICK_CHECK(fits, "unflatten(): Provided sizes ", shape_str(sizes), " don't multiply up to the size of dim ",
+  WICK_CHECK(fits, "Provided sizes ", shape_str(sizes), " don't multiply up to the size of dim ",
              d, " (", n, ") in the input tensor");
   // Splitting one dim is always a view: the new dims step through the old one's stride.
   DimVector new_sizes(self.sizes().begin(), self.sizes().begin() + d);
@@ -304,7 +304,7 @@ Tensor expand_as(const Tensor& self, const Tensor& other) { return expand(self, 
 
 Tensor diagonal(const Tensor& self, int64_t offset, int64_t dim1, int64_t dim2) {
   const int64_t a = self.wrap_dim(dim1), b = self.wrap_dim(dim2);
-  WICK_CHECK(a != b, "diagonal(): diagonal dimensions cannot be identical ", dim1, ", ", dim2);
+  WICK_CHECK(a != b, "diagonal dimensions cannot be identical ", dim1, ", ", dim2);
   const int64_t rows = self.size(a), cols = self.size(b);
   // Written so that no offset, however large, overflows.
   int64_t length = 0;
@@ -331,7 +331,7 @@ Tensor diagonal(const Tensor& self, int64_t offset, int64_t dim1, int64_t dim2) 
 }
 
 Tensor movedim(const Tensor& self, IntArrayRef source, IntArrayRef destination) {
-  WICK_CHECK(source.size() == destination.size(), "movedim(): Invalid source or destination dims: source (",
+  WICK_CHECK(source.size() == destination.size(), "Invalid source or destination dims: source (",
              shape_str(source), " dims) should contain the same number of dims as destination (",
              shape_str(destination), " dims)");
   const size_t n = size_t(std::max<int64_t>(self.dim(), 1));
@@ -341,7 +341,7 @@ Tensor movedim(const Tensor& self, IntArrayRef source, IntArrayRef destination) 
   auto mark = [&](const DimVector& dims, IntArrayRef given, const char* what) {
     std::vector<bool> seen(n, false);
     for (int64_t w : dims) {
-      WICK_CHECK(!seen[size_t(w)], "movedim(): repeated dim in `", what, "` (", shape_str(given), ")");
+      WICK_CHECK(!seen[size_t(w)], "repeated dim in `", what, "` (", shape_str(given), ")");
       seen[size_t(w)] = true;
     }
     return seen;

@@ -9,7 +9,7 @@ namespace {
 // The condition as the kernel reads it: bool, so that it never changes the result's
 // dtype; a uint8 one is still taken, as by PyTorch 1.13, with its warning.
 Tensor bool_condition(const Tensor& condition) {
-  WICK_CHECK_VALUE(condition.defined(), "where(): expected a tensor for condition, got None");
+  WICK_CHECK_VALUE(condition.defined(), "expected a tensor for condition, got None");
   if (condition.dtype() == DType::UInt8) {
     warn("where received a uint8 condition tensor. This behavior is deprecated and will be removed in a future "
          "version of PyTorch. Use a boolean condition instead.");

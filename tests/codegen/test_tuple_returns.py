@@ -97,7 +97,7 @@ def test_wrappers_return_named_tuples(generated: Dict[str, str]) -> None:
     # out= is a tuple of two tensors, handed to sort_out, and comes back as a named tuple of the same tensors.
     # Without the GIL, the call sees aliases of every tensor (Note [Tensors read without the GIL]): out_'s
     # replaced in place, the others through nogil().
-    assert 'std::array<Tensor, 2> out_ = unpack_out_tuple<2>("sort", out);' in sort
+    assert 'std::array<Tensor, 2> out_ = unpack_out_tuple<2>(out);' in sort
     assert "NoGil nogil(worth_releasing({&a0}), {&a0}, out_); wick::sort_out(out_[0], out_[1], nogil(a0), a1, a2);" \
         in sort
     assert "return wrap_out_tuple(ReturnType::sort, out);" in sort

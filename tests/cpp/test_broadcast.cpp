@@ -58,22 +58,22 @@ std::string error_message(F&& f) {
 }
 
 TEST(BroadcastShapes, Rules) {
-  EXPECT_EQ(broadcast_shapes("add", {3, 1}, {4}), (DimVector{3, 4}));
-  EXPECT_EQ(broadcast_shapes("add", {4}, {3, 1}), (DimVector{3, 4}));
-  EXPECT_EQ(broadcast_shapes("add", {}, {2, 3}), (DimVector{2, 3}));
-  EXPECT_EQ(broadcast_shapes("add", {}, {}), DimVector{});
-  EXPECT_EQ(broadcast_shapes("add", {5, 1, 4}, {3, 1}), (DimVector{5, 3, 4}));
-  EXPECT_EQ(broadcast_shapes("add", {2, 0}, {2, 1}), (DimVector{2, 0}));
-  EXPECT_EQ(broadcast_shapes("add", {0}, {1}), (DimVector{0}));
+  EXPECT_EQ(broadcast_shapes({3, 1}, {4}), (DimVector{3, 4}));
+  EXPECT_EQ(broadcast_shapes({4}, {3, 1}), (DimVector{3, 4}));
+  EXPECT_EQ(broadcast_shapes({}, {2, 3}), (DimVector{2, 3}));
+  EXPECT_EQ(broadcast_shapes({}, {}), DimVector{});
+  EXPECT_EQ(broadcast_shapes({5, 1, 4}, {3, 1}), (DimVector{5, 3, 4}));
+  EXPECT_EQ(broadcast_shapes({2, 0}, {2, 1}), (DimVector{2, 0}));
+  EXPECT_EQ(broadcast_shapes({0}, {1}), (DimVector{0}));
 }
 
-TEST(BroadcastShapes, MismatchThrowsNamingTheOp) {
-  EXPECT_THROW(broadcast_shapes("add", {3}, {4}), Error);
-  EXPECT_THROW(broadcast_shapes("add", {2, 3}, {3, 3}), Error);
-  EXPECT_THROW(broadcast_shapes("add", {0}, {2}), Error);
-  const std::string msg = error_message([] { broadcast_shapes("mul", {2, 3}, {4, 3}); });
-  EXPECT_TRUE(contains(msg, "mul()")) << msg;
-  EXPECT_TRUE(contains(msg, "[2, 3]") && contains(msg, "[4, 3]")) << msg;
+TEST(BroadcastShapes, MismatchThrowsNamingTheSizes) {
+  EXPECT_THROW(broadcast_shapes({3}, {4}), Error);
+  EXPECT_THROW(broadcast_shapes({2, 3}, {3, 3}), Error);
+  EXPECT_THROW(broadcast_shapes({0}, {2}), Error);
+  const std::string msg = error_message([] { broadcast_shapes({2, 3}, {4, 3}); });
+  EXPECT_EQ(msg, "the size of tensor a (2) must match the size of tensor b (4) at non-singleton dimension 0 "
+                 "(shapes [2, 3] and [4, 3])");
 }
 
 TEST(BroadcastAdd, ColumnPlusRow) {
@@ -102,7 +102,7 @@ TEST(BroadcastAdd, MismatchedShapesThrow) {
   EXPECT_THROW(add(tensor_of({1, 2, 3}, {3}), tensor_of({1, 2, 3, 4}, {4})), Error);
   EXPECT_THROW(mul(tensor_of({1, 2, 3, 4, 5, 6}, {2, 3}), tensor_of({1, 2}, {2})), Error);
   const std::string msg = error_message([] { add(tensor_of({1, 2}, {2}), tensor_of({1, 2, 3}, {3})); });
-  EXPECT_TRUE(contains(msg, "add()")) << msg;
+  EXPECT_TRUE(contains(msg, "the size of tensor a (2) must match the size of tensor b (3)")) << msg;
 }
 
 TEST(BroadcastInPlace, OtherMayBroadcastIntoSelf) {

@@ -57,7 +57,7 @@ TEST(Div, InPlaceAndOutForms) {
 
 TEST(Div, BadRoundingModeIsAValueError) {
   expect_throw<ValueError>([] { div(from({1}), from({1}), "round"); },
-                           "div(): expected rounding_mode to be one of None, 'trunc', or 'floor' but found 'round'");
+                           "expected rounding_mode to be one of None, 'trunc', or 'floor' but found 'round'");
   Tensor a = from({1});
   expect_throw<ValueError>([&] { div_(a, Scalar(int64_t(1)), ""); }, "but found ''");
 }

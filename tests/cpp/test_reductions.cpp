@@ -53,12 +53,12 @@ std::vector<double> values(const Tensor& t) {
 
 TEST(ReductionPlan, SplitsKeptAndReducedDims) {
   const Tensor t = empty({2, 3, 4});
-  const detail::Reduction r = detail::plan("test", t, {0, -1}, /*keepdim=*/true);
+  const detail::Reduction r = detail::plan(t, {0, -1}, /*keepdim=*/true);
   EXPECT_EQ(r.groups, 3);
   EXPECT_EQ(r.group_size, 8);
   EXPECT_EQ(r.out_shape, (DimVector{1, 3, 1}));
   EXPECT_EQ(r.reduced_strides, (DimVector{12, 1}));
-  const detail::Reduction all = detail::plan("test", t, {}, /*keepdim=*/false);
+  const detail::Reduction all = detail::plan(t, {}, /*keepdim=*/false);
   EXPECT_EQ(all.groups, 1);
   EXPECT_EQ(all.group_size, 24);
   EXPECT_TRUE(all.out_shape.empty());
@@ -66,8 +66,8 @@ TEST(ReductionPlan, SplitsKeptAndReducedDims) {
 
 TEST(ReductionPlan, RejectsBadDims) {
   const Tensor t = empty({2, 3});
-  EXPECT_THROW(detail::plan("test", t, {2}, false), IndexError);
-  EXPECT_THROW(detail::plan("test", t, {1, -1}, false), Error);
+  EXPECT_THROW(detail::plan(t, {2}, false), IndexError);
+  EXPECT_THROW(detail::plan(t, {1, -1}, false), Error);
 }
 
 // A reducer that records what it folds and checks each position against the count so far.
@@ -87,7 +87,7 @@ struct Recorder {
 TEST(ReduceGroups, AFoldSeesPositionsInsideTheGroup) {
   // Over every dim of a transposed view, the position is the flat row-major index of the view.
   const Tensor t = transpose(make({0, 1, 2, 3, 4, 5}, {2, 3}), 0, 1);  // [[0, 3], [1, 4], [2, 5]]
-  const detail::Reduction r = detail::plan("test", t, {}, false);
+  const detail::Reduction r = detail::plan(t, {}, false);
   std::vector<double> seen;
   int64_t out = 0;
   detail::reduce_groups<double>(t, r, Recorder{&seen}, &out);

@@ -26,14 +26,14 @@ Tensor slice(const Tensor& self, int64_t dim, std::optional<int64_t> start, std:
 void resize_(const Tensor& self, IntArrayRef sizes);
 // A 0-d tensor holding `value`.
 Tensor scalar_tensor(const Scalar& value, DType dtype, Device device = kCPU);
-// The shape two shapes broadcast to; Error naming `op` when they do not.
-DimVector broadcast_shapes(const char* op, IntArrayRef a, IntArrayRef b);
+// The shape two shapes broadcast to; Error when they do not.
+DimVector broadcast_shapes(IntArrayRef a, IntArrayRef b);
 
 namespace cuda_runtime {
 int device_count();
 bool is_available();
 // Throws a RuntimeError that says why CUDA cannot be used, unless it can.
-void check_available(const char* op);
+void check_available();
 void* allocate(size_t nbytes, int device);
 void release(void* ptr);
 // Copies between contiguous byte ranges; either side may be on the host.
@@ -43,15 +43,16 @@ void copy_bytes(void* dst, Device dst_device, const void* src, Device src_device
 namespace detail {
 
 // Makes `out` ready to receive a result of this shape, dtype and device: a new
-// tensor when undefined, else checked and resized (with a warning when it had elements).
+// tensor when undefined, else checked and resized (with a warning that names
+// `op` when it had elements: see Note [Op names in messages] in python_ext/errors.cpp).
 Tensor prepare_out(const char* op, const Tensor& out, IntArrayRef sizes, DType dtype, Device device);
 // Returns `result` when `out` is undefined, else copies it into out= (prepare_out's rules).
 Tensor finish_out(const char* op, const Tensor& out, const Tensor& result);
 // NotImplementedError unless `t` is on the CPU: for ops that have only CPU kernels so far.
-void check_cpu(const char* op, const Tensor& t);
+void check_cpu(const Tensor& t);
 // Copies `result` into `self` for an in-place op: the shape must not change and
 // the dtype must be castable (see can_cast).
-Tensor assign_inplace(const char* op, const Tensor& self, const Tensor& result);
+Tensor assign_inplace(const Tensor& self, const Tensor& result);
 // Whether a tensor of shape `from` broadcasts to exactly `to`.
 bool broadcasts_to(IntArrayRef from, IntArrayRef to);
 // Whether a and b share any byte of memory.

@@ -38,7 +38,7 @@ decltype(auto) dispatch_floating(DType d, Fn&& fn) {
     case DType::Float64: return fn(TypeTag<double>{});
     default: break;
   }
-  WICK_INTERNAL_ASSERT(false, "dispatch_floating(): not a floating-point dtype: ", int(d));
+  WICK_INTERNAL_ASSERT(false, "not a floating-point dtype: ", int(d));
 }
 
 }  // namespace wick

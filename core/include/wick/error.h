@@ -14,6 +14,9 @@
 // bad device string); NotImplementedError for what exists but not here (an op
 // on a device it lacks); Error (RuntimeError) for the rest, shapes that do not
 // fit together first, as PyTorch does.
+//
+// A message does not name the op: the Python binding adds its own name (See
+// Note [Op names in messages] in python_ext/errors.cpp).
 #pragma once
 
 #include <sstream>

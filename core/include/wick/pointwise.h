@@ -27,7 +27,7 @@ struct Operand;
 using PointwiseCheck = void(ArrayRef<Operand> inputs, ArrayRef<Scalar> constants, DType compute);
 
 struct PointwiseOp {
-  const char* name;
+  const char* name;  // named in warnings; errors get the binding's name (Note [Op names in messages])
   Promotion promotion;
   bool bool_output;  // comparisons: compute in the promoted dtype, write bool
   const PointwiseKernels* kernels;

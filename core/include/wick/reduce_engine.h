@@ -36,7 +36,7 @@ struct Reduction {
 
 // Splits self's dims; IndexError for a dim out of range, RuntimeError for a
 // repeated one, NotImplementedError off the CPU.
-Reduction plan(const char* op, const Tensor& self, IntArrayRef dims, bool keepdim);
+Reduction plan(const Tensor& self, IntArrayRef dims, bool keepdim);
 
 // Steps a row-major counter over `sizes`, keeping `offset` (in elements) in step.
 inline void advance(DimVector& counter, IntArrayRef sizes, IntArrayRef strides, int64_t& offset) {

@@ -99,6 +99,31 @@ def test_core_messages_name_the_op(x):
         x.view(2)
 
 
+def test_messages_name_the_binding_called(x):
+    # Note [Op names in messages]: the name the user called, once, whichever core function made the check.
+    with pytest.raises(RuntimeError, match=r"^matmul\(\): mat1 and mat2 shapes cannot be multiplied \(2x3 and 2x3\)$"):
+        wick.ones(2, 3) @ wick.ones(2, 3)
+    with pytest.raises(RuntimeError, match=r"^where\(\): the size of tensor a \(2\) must match"):
+        wick.where(wick.tensor([True, False]), x, x)
+    with pytest.raises(RuntimeError, match=r"^add_\(\): the size of tensor a \(3\) must match"):
+        x.add_(wick.ones(4))
+    with pytest.raises(ValueError, match=r"^concat\(\): expected a non-empty list of Tensors$"):
+        wick.concat([])
+    with pytest.raises(RuntimeError, match=r"^flatten\(\): has invalid args: start_dim cannot come after end_dim$"):
+        wick.ones(2, 2).flatten(1, 0)
+    with pytest.raises(TypeError, match=r"^stack\(\): expected Tensor as element 1 in argument 0, but got int$"):
+        wick.stack([x, 1])
+
+
+def test_glue_that_is_not_an_op_names_none(x):
+    with pytest.raises(RuntimeError, match=r"^unsupported operation: more than one element of the written-to tensor"):
+        wick.ones(1).expand(3)[wick.tensor([0])] = wick.ones(1)
+    with pytest.raises(ValueError, match=r"^the cpu device has only index 0$"):
+        wick.device("cpu", 1)
+    with pytest.raises(TypeError, match=r"^the only keyword argument is device=$"):
+        wick.FloatTensor(2, foo=1)
+
+
 def test_out_resize_warns_and_warnings_can_be_errors(x):
     out = wick.empty(5)
     with pytest.warns(UserWarning, match="was resized"):

@@ -607,7 +607,7 @@ PyObject* Function_sort(PyObject* /*module*/, PyObject* const* args, Py_ssize_t 
         int64_t a1 = r.toint(1);
         bool a2 = r.tobool(2);
         if (PyObject* out = r.raw(3); out && out != Py_None) {
-          std::array<Tensor, 2> out_ = unpack_out_tuple<2>("sort", out);
+          std::array<Tensor, 2> out_ = unpack_out_tuple<2>(out);
           { NoGil nogil(worth_releasing({&a0}), {&a0}, out_); wick::sort_out(out_[0], out_[1], nogil(a0), a1, a2); }
           return wrap_out_tuple(ReturnType::sort, out);
         }
