@@ -79,23 +79,7 @@ inline bool type_ok(const ParamSpec& p, PyObject* obj) {
   return type_ok_general(p, obj);
 }
 
-const char* kind_name(const ParamSpec& p) {
-  switch (p.kind) {
-    case ArgKind::Tensor: return "Tensor";
-    case ArgKind::Scalar: return "Number";
-    case ArgKind::Int: return "int";
-    case ArgKind::IntList: return "tuple of ints";
-    case ArgKind::Double: return "float";
-    case ArgKind::Bool: return "bool";
-    case ArgKind::DType: return "wick.dtype";
-    case ArgKind::Device: return "wick.device or str";
-    case ArgKind::Object: return "object";
-    case ArgKind::TensorList: return "tuple of Tensors";
-    case ArgKind::OptionalTensorList: return "tuple of (Tensor or None)";
-    case ArgKind::String: return "str";
-  }
-  return "?";
-}
+const char* kind_name(const ParamSpec& p) { return kArgKindNames[size_t(p.kind)]; }
 
 const char* type_name(PyObject* obj) { return is_tensor(obj) ? "Tensor" : Py_TYPE(obj)->tp_name; }
 

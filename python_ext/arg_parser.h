@@ -22,6 +22,7 @@
 #include <string_view>
 #include <vector>
 
+#include "arg_kinds.h"
 #include "wick/device.h"
 #include "wick/dtype.h"
 #include "wick/scalar.h"
@@ -32,9 +33,6 @@
 namespace wick {
 namespace python {
 
-enum class ArgKind : uint8_t {
-  Tensor, Scalar, Int, IntList, Double, Bool, DType, Device, Object, TensorList, OptionalTensorList, String
-};
 enum class DefaultKind : uint8_t { Required, None, Int, Float, Bool };
 
 struct ParamSpec {

@@ -284,9 +284,11 @@ detail::IndexedLoop flat_loop(const Tensor& index, int64_t numel) {
 // ---------------------------------------------------------------------------------------------
 // index_select, gather
 
-Tensor index_select_out(const Tensor& out, const Tensor& self, int64_t dim, const Tensor& index) {
-  detail::check_cpu(self);
-  detail::check_cpu(index);
+namespace detail {
+
+OutputSpec index_select_meta(const Tensor& self, int64_t dim, const Tensor& index) {
+  check_cpu(self);
+  check_cpu(index);
   const int64_t d = self.wrap_dim(dim);
   WICK_CHECK_INDEX(index.dim() <= 1, "Index is supposed to be a vector, but got a ", index.dim(),
                    "-D tensor");
@@ -294,17 +296,21 @@ Tensor index_select_out(const Tensor& out, const Tensor& self, int64_t dim, cons
              index.numel(), " value(s)");
   WICK_CHECK(is_index_dtype(index.dtype(), true), "Expected dtype int32 or int64 for index, but got ",
              dtype_name(index.dtype()));
+  DimVector sizes = self.sizes().vec();
+  if (self.dim() > 0) sizes[size_t(d)] = index.numel();
+  return {std::move(sizes), self.dtype(), self.device()};
+}
+
+void index_select_impl(const Tensor& result, const Tensor& self, int64_t dim, const Tensor& index) {
+  const int64_t d = self.wrap_dim(dim);
   const Geometry1d src = at_least_1d(self);
   const int64_t size = src.sizes[size_t(d)], step = src.strides[size_t(d)];
   const auto fail = [&](int64_t v) {
     detail::fail<IndexError>("index ", v, " is out of bounds for dimension ", d, " with size ", size);
   };
   const std::vector<int64_t> pos = index_values(index, 0, size, fail);
-  DimVector sizes = self.sizes().vec();
-  if (self.dim() > 0) sizes[size_t(d)] = index.numel();
-  Tensor result = empty(sizes, self.dtype(), self.device());
   // Else self has elements too, and products of its sizes fit.
-  if (result.numel() == 0) return detail::finish_out("index_select", out, result);
+  if (result.numel() == 0) return;
   int64_t inner = 1;  // elements per run: the dims after d, when self is contiguous
   for (int64_t e = d + 1; e < self.dim(); ++e) inner *= self.size(e);
   if (self.is_contiguous()) {
@@ -337,15 +343,15 @@ Tensor index_select_out(const Tensor& out, const Tensor& self, int64_t dim, cons
     loop[size_t(d)] = int64_t(pos.size());
     target[size_t(d)] = 0;
     along[size_t(d)] = 1;
-    const detail::IndexedLoop rows = detail::indexed_loop(loop, target, along, contiguous_strides(loop), step, size,
-                                                          false);
+    const IndexedLoop rows = indexed_loop(loop, target, along, contiguous_strides(loop), step, size, false);
     dispatch(self.dtype(), [&](auto tag) {
       using T = typename decltype(tag)::type;
-      run_indexed<IndexedOp::Read>(rows, self.data<T>(), pos.data(), result.data<T>(), detail::read_split(rows), fail);
+      run_indexed<IndexedOp::Read>(rows, self.data<T>(), pos.data(), result.data<T>(), read_split(rows), fail);
     });
   }
-  return detail::finish_out("index_select", out, result);
 }
+
+}  // namespace detail
 
 Tensor gather_out(const Tensor& out, const Tensor& self, int64_t dim, const Tensor& index, bool /*sparse_grad*/) {
   detail::check_cpu(self);
