@@ -33,6 +33,7 @@ def outputs(decls: List[Declaration], layout: Layout = DEFAULT_LAYOUT) -> List[s
         *python_bindings.outputs(layout),
         "python/_C.pyi",
         "python/__init__.pyi",
+        "python/_legacy.pyi",
         "python/return_types.pyi",
     ]
 

@@ -105,6 +105,15 @@ def parameter_problem(name: str, op: str) -> Optional[str]:
     return python_problem(name) or cpp_problem(name)
 
 
+# PyTorch's legacy tensor class of each dtype, by the dtype's name: wick/_legacy.py makes
+# them (wick.FloatTensor(2, 3)) and Tensor.type() names them ("wick.FloatTensor").
+LEGACY_TENSORS = {
+    "bool": "BoolTensor", "uint8": "ByteTensor", "int8": "CharTensor", "int16": "ShortTensor",
+    "int32": "IntTensor", "int64": "LongTensor", "float16": "HalfTensor", "bfloat16": "BFloat16Tensor",
+    "float32": "FloatTensor", "float64": "DoubleTensor",
+}
+
+
 def package_problem(name: str, method: bool) -> Optional[str]:
     """Why `name` cannot name a method of wick.Tensor (`method`) or a function of wick, or None."""
     defined = package_names()[1 if method else 0]
@@ -118,9 +127,10 @@ def package_problem(name: str, method: bool) -> Optional[str]:
 def package_names() -> Tuple[Dict[str, str], Dict[str, str]]:
     """(the attributes of wick, those of wick.Tensor), each name mapped to the file that defines it.
 
-    wick's are its submodules and what its __init__.py binds (the modules it imports
-    from wick included); wick.Tensor's what the body of a class deriving from
-    _C.TensorBase binds.
+    wick's are its submodules, what its __init__.py binds (the modules it imports
+    from wick included) and the legacy tensor classes that it imports from
+    _legacy.py, which makes them from the dtype table; wick.Tensor's what the body
+    of a class deriving from _C.TensorBase binds.
     """
     module: Dict[str, str] = {path.stem: path.name for path in PACKAGE.glob("*.py") if path.stem != "__init__"}
     tensor: Dict[str, str] = {}
@@ -131,6 +141,7 @@ def package_names() -> Tuple[Dict[str, str], Dict[str, str]]:
         for node in tree.body:
             if isinstance(node, ast.ClassDef) and any(ast.unparse(b) == "_C.TensorBase" for b in node.bases):
                 tensor.update(dict.fromkeys(_bound(node.body), path.name))
+    module.update(dict.fromkeys(LEGACY_TENSORS.values(), "_legacy.py"))
     return module, tensor
 
 
@@ -145,7 +156,7 @@ def _bound(body: List[ast.stmt]) -> Iterator[str]:
         elif isinstance(node, ast.Import):
             yield from ((a.asname or a.name).split(".")[0] for a in node.names)
         elif isinstance(node, ast.ImportFrom):
-            yield from (a.asname or a.name for a in node.names)
+            yield from (a.asname or a.name for a in node.names if a.name != "*")
             # Importing wick.x, as `from wick.x import y` does, makes x an attribute of wick.
             module = node.module or ""
             if node.level == 1 and module:

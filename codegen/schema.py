@@ -47,6 +47,11 @@ class DType(Named):  # in the order of wick::DType (the copy tables static_asser
     def is_floating(self) -> builtins.bool:
         return self.value.startswith(("float", "bfloat"))
 
+    @property
+    def legacy_tensor(self) -> str:
+        """PyTorch's legacy tensor class of this dtype: wick.FloatTensor(2, 3), x.type() == "wick.FloatTensor"."""
+        return naming.LEGACY_TENSORS[self.value]
+
 
 DTYPES: Tuple[DType, ...] = tuple(DType)
 DTYPE_NAMES: Tuple[str, ...] = tuple(d.value for d in DTYPES)

@@ -4,6 +4,7 @@
 
 #include "dtype_object.h"
 #include "errors.h"
+#include "legacy_tensors.h"
 #include "python_impls.h"
 #include "tensor_type.h"
 #include "wick/ops/to.h"
@@ -12,14 +13,8 @@ namespace wick {
 namespace python {
 namespace {
 
-// Indexed by DType, as the legacy constructors of python_ext/wick/_legacy.py name them.
-constexpr const char* kLegacyNames[kNumDTypes] = {
-    "BoolTensor", "ByteTensor", "CharTensor", "ShortTensor", "IntTensor", "LongTensor",
-    "HalfTensor", "BFloat16Tensor", "FloatTensor", "DoubleTensor",
-};
-
 std::string type_name(const Tensor& t) {
-  return std::string(t.device().is_cuda() ? "wick.cuda." : "wick.") + kLegacyNames[int(t.dtype())];
+  return std::string(t.device().is_cuda() ? "wick.cuda." : "wick.") + kLegacyTensorNames[int(t.dtype())];
 }
 
 // "wick.FloatTensor" or "wick.cuda.FloatTensor" as a dtype and a device (`*device`
@@ -29,7 +24,7 @@ bool parse_type_name(const char* name, DType* dtype, Device* device) {
   if (!cuda && std::strncmp(name, "wick.", 5) != 0) return false;
   const char* rest = name + (cuda ? 10 : 5);
   for (int i = 0; i < kNumDTypes; ++i) {
-    if (std::strcmp(rest, kLegacyNames[i]) == 0) {
+    if (std::strcmp(rest, kLegacyTensorNames[i]) == 0) {
       *dtype = DType(i);
       if (!cuda) *device = kCPU;
       else if (!device->is_cuda()) *device = Device{DeviceType::CUDA, 0};

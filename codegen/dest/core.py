@@ -151,8 +151,12 @@ def _kernel_table(d: Declaration, layout: Layout) -> Dict[str, object]:
     entries = dict(cpu=table(Backend.cpu, "kernel"), cuda=table(Backend.cuda, "kernel"),
                    cpu_run=table(Backend.cpu, "run"))
     return dict(name=d.name, functor=_functor(d), entries=entries, check=impl.check,
-                promotion="IntToFloat" if impl.promote == Promotion.int_to_float else "Common",
-                bool_output=impl.output == Output.bool)
+                promotion=_CPP_PROMOTION[impl.promote], result=_CPP_RESULT[impl.output])
+
+
+# The C++ enumerators of wick/pointwise.h.
+_CPP_PROMOTION = {Promotion.common: "Common", Promotion.int_to_float: "IntToFloat"}
+_CPP_RESULT = {Output.same: "Computed", Output.bool: "Bool"}
 
 
 def _functor(d: Declaration) -> str:

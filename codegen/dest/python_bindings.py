@@ -9,7 +9,7 @@ from codegen.api.python import (ARG_KINDS, MAX_OVERLOADS, MAX_PARAMS, Binding, O
 from codegen.dest import core
 from codegen.dest.common import Layout, c_string, render
 from codegen.model import Declaration, PythonGlue
-from codegen.schema import BaseTy, Param, Return, base_of, is_list, is_optional
+from codegen.schema import DTYPES, BaseTy, Param, Return, base_of, is_list, is_optional
 
 _ACCESSOR = {
     "Tensor": "tensor", "Scalar": "scalar", "Int": "toint", "IntList": "intlist", "Double": "todouble",
@@ -184,7 +184,7 @@ def bindings_unit(shard: int) -> str:
 
 def outputs(layout: Layout) -> List[str]:
     return ["python/method_tables.cpp", "python/arg_kinds.h", *(bindings_unit(s) for s in range(layout.shards)),
-            "python/python_impls.h", "python/function_names.py", "python/return_types.h"]
+            "python/python_impls.h", "python/names.py", "python/legacy_tensors.h", "python/return_types.h"]
 
 
 def emit(decls: List[Declaration], layout: Layout) -> Dict[str, str]:
@@ -197,7 +197,8 @@ def emit(decls: List[Declaration], layout: Layout) -> Dict[str, str]:
                                            functions=[rows[b.c_name] for b in functions]),
         "python/python_impls.h": render("python_impls.h.j2", prototypes=impls),
         "python/arg_kinds.h": render("arg_kinds.h.j2", kinds=list(ARG_KINDS.values())),
-        "python/function_names.py": render("function_names.py.j2", names=[b.name for b in functions]),
+        "python/names.py": render("names.py.j2", functions=[b.name for b in functions], dtypes=DTYPES),
+        "python/legacy_tensors.h": render("legacy_tensors.h.j2", dtypes=DTYPES),
         "python/return_types.h": render("return_types.h.j2",
                                         types=[_return_type_entry(*t) for t in return_types(decls)]),
     }

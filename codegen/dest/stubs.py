@@ -93,6 +93,7 @@ def emit(decls: List[Declaration], layout: Layout) -> Dict[str, str]:
         "python/_C.pyi": render("_C.pyi.j2", dtypes=DTYPES, methods=[_entry(b) for b in methods],
                                 functions=[_entry(b) for b in functions]),
         "python/__init__.pyi": render("__init__.pyi.j2", dtypes=DTYPES, functions=names),
+        "python/_legacy.pyi": render("_legacy.pyi.j2", dtypes=DTYPES),
         "python/return_types.pyi": render("return_types.pyi.j2", types=[
             dict(name=name, fields=[(f.name, _FIELD[base_of(f.type)]) for f in fields])
             for name, fields in return_types(decls)]),

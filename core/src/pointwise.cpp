@@ -127,7 +127,7 @@ bool run_fast(const PointwiseOp& op, const Tensor& given, OutMode mode, ArrayRef
       strides[k] = 0;
     }
   }
-  const DType result_dtype = op.bool_output ? DType::Bool : dtype;
+  const DType result_dtype = op.result == ResultDType::Bool ? DType::Bool : dtype;
   const Tensor* out = &given;
   if (mode == OutMode::Functional) {
     fresh = empty(first->sizes(), result_dtype, kCPU);
@@ -162,7 +162,7 @@ void run_general(const PointwiseOp& op, const Tensor& given, OutMode mode, Array
   const DType common = inputs.empty() ? given.dtype() : result_type(inputs);
   DType compute = common;
   if (op.promotion == Promotion::IntToFloat && !is_floating(compute)) compute = kDefaultFloat;
-  const DType result_dtype = op.bool_output ? DType::Bool : compute;
+  const DType result_dtype = op.result == ResultDType::Bool ? DType::Bool : compute;
   check_call(op, inputs, scalars, compute);
 
   // The device: CPU 0-d tensors and Python numbers may join operands on any device.
@@ -208,8 +208,8 @@ void run_general(const PointwiseOp& op, const Tensor& given, OutMode mode, Array
   WICK_CHECK(can_cast(result_dtype, out->dtype()), "result type ", dtype_type_name(result_dtype),
              " can't be cast to the desired output type ", dtype_type_name(out->dtype()));
   // As PyTorch: an op of one operand that keeps its dtype (neg, abs, floor...) writes only that dtype.
-  WICK_CHECK(mode != OutMode::Out || inputs.size() != 1 || op.promotion != Promotion::Common || op.bool_output ||
-                 out->dtype() == result_dtype,
+  WICK_CHECK(mode != OutMode::Out || inputs.size() != 1 || op.promotion != Promotion::Common ||
+                 op.result == ResultDType::Bool || out->dtype() == result_dtype,
              "Found dtype ", dtype_type_name(out->dtype()), " but expected ", dtype_type_name(result_dtype));
   for (int64_t d = 0; d < out->dim(); ++d) {
     WICK_CHECK(out->strides()[size_t(d)] != 0 || out->sizes()[size_t(d)] <= 1,

@@ -9,13 +9,10 @@ from wick import _C
 from wick._C import (  # noqa: F401  (re-exported)
     bfloat16, bool, device, dtype, float16, float32, float64, int8, int16, int32, int64, uint8,
 )
-from wick._function_names import FUNCTIONS as _FUNCTIONS
+from wick._names import FUNCTIONS as _FUNCTIONS
 from wick._tensor import Tensor
 from wick._C import from_dlpack, from_numpy
-from wick._legacy import (  # noqa: F401
-    BFloat16Tensor, BoolTensor, ByteTensor, CharTensor, DoubleTensor, FloatTensor, HalfTensor, IntTensor,
-    LongTensor, ShortTensor,
-)
+from wick._legacy import *  # noqa: F401,F403  (FloatTensor, LongTensor, ...)
 from wick import cuda  # noqa: F401
 from wick import return_types  # noqa: F401
 

@@ -4,6 +4,7 @@ Each is a subclass of wick.Tensor only for construction and isinstance checks:
 the tensor it makes is a plain wick.Tensor of its dtype, as in PyTorch.
 """
 from wick import _C
+from wick._names import LEGACY_TENSORS
 from wick._tensor import Tensor
 
 
@@ -20,13 +21,7 @@ def _legacy(name, dtype):
     return _LegacyMeta(name, (Tensor,), {"__new__": __new__, "dtype": dtype, "__module__": "wick", "__doc__": doc})
 
 
-FloatTensor = _legacy("FloatTensor", _C.float32)
-DoubleTensor = _legacy("DoubleTensor", _C.float64)
-HalfTensor = _legacy("HalfTensor", _C.float16)
-BFloat16Tensor = _legacy("BFloat16Tensor", _C.bfloat16)
-ByteTensor = _legacy("ByteTensor", _C.uint8)
-CharTensor = _legacy("CharTensor", _C.int8)
-ShortTensor = _legacy("ShortTensor", _C.int16)
-IntTensor = _legacy("IntTensor", _C.int32)
-LongTensor = _legacy("LongTensor", _C.int64)
-BoolTensor = _legacy("BoolTensor", _C.bool)
+__all__ = [name for name, _ in LEGACY_TENSORS]
+for _name, _dtype in LEGACY_TENSORS:
+    globals()[_name] = _legacy(_name, getattr(_C, _dtype))
+del _name, _dtype

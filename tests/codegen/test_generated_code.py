@@ -166,7 +166,7 @@ def test_cpp_only_op_has_cpp_functions_and_no_binding(run_codegen, tmp_path) -> 
     assert {"div_trunc", "div_trunc_", "div_trunc_out"} <= set(_PROTOTYPE.findall(ops_h))
     python_side = {"bindings": _read_shards(out, "python/bindings_shard*.cpp"),
                    "method tables": _read_shards(out, "python/method_tables.cpp")}
-    for relpath in ("python/_C.pyi", "python/__init__.pyi", "python/function_names.py"):
+    for relpath in ("python/_C.pyi", "python/__init__.pyi", "python/names.py"):
         python_side[relpath] = (out / relpath).read_text(encoding="utf-8")
     for where, text in python_side.items():
         assert "div_trunc" not in text, where

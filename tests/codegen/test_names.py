@@ -58,8 +58,8 @@ def test_the_package_names_are_read_from_its_sources() -> None:
     """wick's attributes (what __init__.py binds, its submodules, the modules it imports from wick) and
     wick.Tensor's, each with the file that defines it."""
     module, tensor = names.package_names()
-    assert {"Tensor": "__init__.py", "_C": "__init__.py", "half": "__init__.py", "FloatTensor": "__init__.py",
-            "_function_names": "__init__.py", "cuda": "__init__.py", "_tensor_str": "_tensor_str.py"}.items() <= module.items()
+    assert {"Tensor": "__init__.py", "_C": "__init__.py", "half": "__init__.py", "FloatTensor": "_legacy.py",
+            "_names": "__init__.py", "cuda": "__init__.py", "_tensor_str": "_tensor_str.py"}.items() <= module.items()
     assert {"T": "_tensor.py", "numpy": "_tensor.py", "__repr__": "_tensor.py"}.items() <= tensor.items()
     assert "add" not in module and "add" not in tensor
 

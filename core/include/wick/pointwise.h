@@ -12,6 +12,12 @@ enum class Promotion : uint8_t {
   IntToFloat,   // as Common, then integers and bool compute in the default float dtype
 };
 
+// The dtype a pointwise op writes.
+enum class ResultDType : uint8_t {
+  Computed,  // the dtype it computes in
+  Bool,      // a predicate (comparisons): computes in the promoted dtype, writes bool
+};
+
 struct Operand;
 
 // Note [Pointwise checks]
@@ -29,7 +35,7 @@ using PointwiseCheck = void(ArrayRef<Operand> inputs, ArrayRef<Scalar> constants
 struct PointwiseOp {
   const char* name;  // named in warnings; errors get the binding's name (Note [Op names in messages])
   Promotion promotion;
-  bool bool_output;  // comparisons: compute in the promoted dtype, write bool
+  ResultDType result;
   const PointwiseKernels* kernels;
   PointwiseCheck* check = nullptr;  // see Note [Pointwise checks]
 };

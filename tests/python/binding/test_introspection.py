@@ -9,7 +9,7 @@ import yaml
 
 import wick
 from wick import _C
-from wick._function_names import FUNCTIONS
+from wick._names import FUNCTIONS
 
 DECLARATIONS = Path(__file__).resolve().parents[3] / "declarations"
 # Every method the C type defines, the generated ones and any written by hand.

@@ -8,7 +8,7 @@ import itertools
 import warnings
 
 import wick
-from wick._function_names import FUNCTIONS
+from wick._names import FUNCTIONS
 
 EXPECTED = (TypeError, ValueError, IndexError, RuntimeError, MemoryError, OverflowError, NotImplementedError,
             BufferError)

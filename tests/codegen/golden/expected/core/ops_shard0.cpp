@@ -35,7 +35,7 @@ namespace {
 
 // div_trunc: its functor and kernels are in generated/kernels/shard0/.
 const PointwiseKernels div_trunc_kernels = {
-    {
+    {  // cpu, by dtype
         nullptr,
         nullptr,
         nullptr,
@@ -48,7 +48,7 @@ const PointwiseKernels div_trunc_kernels = {
         nullptr,
     },
 #if WICK_WITH_CUDA
-    {
+    {  // cuda, by dtype
         nullptr,
         nullptr,
         nullptr,
@@ -63,7 +63,7 @@ const PointwiseKernels div_trunc_kernels = {
 #else
     {},
 #endif
-    {
+    {  // cpu_run, by dtype
         nullptr,
         nullptr,
         nullptr,
@@ -76,11 +76,11 @@ const PointwiseKernels div_trunc_kernels = {
         nullptr,
     },
 };
-const PointwiseOp div_trunc_pointwise = {"div_trunc", Promotion::Common, false, &div_trunc_kernels};
+const PointwiseOp div_trunc_pointwise = {"div_trunc", Promotion::Common, ResultDType::Computed, &div_trunc_kernels};
 
 // add: its functor and kernels are in generated/kernels/shard0/.
 const PointwiseKernels add_kernels = {
-    {
+    {  // cpu, by dtype
         nullptr,
         nullptr,
         nullptr,
@@ -93,7 +93,7 @@ const PointwiseKernels add_kernels = {
         nullptr,
     },
 #if WICK_WITH_CUDA
-    {
+    {  // cuda, by dtype
         nullptr,
         nullptr,
         nullptr,
@@ -108,7 +108,7 @@ const PointwiseKernels add_kernels = {
 #else
     {},
 #endif
-    {
+    {  // cpu_run, by dtype
         nullptr,
         nullptr,
         nullptr,
@@ -121,11 +121,11 @@ const PointwiseKernels add_kernels = {
         nullptr,
     },
 };
-const PointwiseOp add_pointwise = {"add", Promotion::Common, false, &add_kernels, &detail::add_check};
+const PointwiseOp add_pointwise = {"add", Promotion::Common, ResultDType::Computed, &add_kernels, &detail::add_check};
 
 // fill_: its functor and kernels are in generated/kernels/shard0/.
 const PointwiseKernels fill__kernels = {
-    {
+    {  // cpu, by dtype
         nullptr,
         nullptr,
         nullptr,
@@ -138,7 +138,7 @@ const PointwiseKernels fill__kernels = {
         nullptr,
     },
 #if WICK_WITH_CUDA
-    {
+    {  // cuda, by dtype
         nullptr,
         nullptr,
         nullptr,
@@ -153,7 +153,7 @@ const PointwiseKernels fill__kernels = {
 #else
     {},
 #endif
-    {
+    {  // cpu_run, by dtype
         nullptr,
         nullptr,
         nullptr,
@@ -166,11 +166,11 @@ const PointwiseKernels fill__kernels = {
         nullptr,
     },
 };
-const PointwiseOp fill__pointwise = {"fill_", Promotion::Common, false, &fill__kernels};
+const PointwiseOp fill__pointwise = {"fill_", Promotion::Common, ResultDType::Computed, &fill__kernels};
 
 // lt: its functor and kernels are in generated/kernels/shard0/.
 const PointwiseKernels lt_kernels = {
-    {
+    {  // cpu, by dtype
         nullptr,
         nullptr,
         nullptr,
@@ -183,7 +183,7 @@ const PointwiseKernels lt_kernels = {
         nullptr,
     },
 #if WICK_WITH_CUDA
-    {
+    {  // cuda, by dtype
         nullptr,
         nullptr,
         nullptr,
@@ -198,7 +198,7 @@ const PointwiseKernels lt_kernels = {
 #else
     {},
 #endif
-    {
+    {  // cpu_run, by dtype
         nullptr,
         nullptr,
         nullptr,
@@ -211,11 +211,11 @@ const PointwiseKernels lt_kernels = {
         nullptr,
     },
 };
-const PointwiseOp lt_pointwise = {"lt", Promotion::Common, true, &lt_kernels};
+const PointwiseOp lt_pointwise = {"lt", Promotion::Common, ResultDType::Bool, &lt_kernels};
 
 // relu_mod: its functor and kernels are in generated/kernels/shard0/.
 const PointwiseKernels relu_mod_kernels = {
-    {
+    {  // cpu, by dtype
         nullptr,
         nullptr,
         nullptr,
@@ -228,7 +228,7 @@ const PointwiseKernels relu_mod_kernels = {
         nullptr,
     },
 #if WICK_WITH_CUDA
-    {
+    {  // cuda, by dtype
         nullptr,
         nullptr,
         nullptr,
@@ -243,7 +243,7 @@ const PointwiseKernels relu_mod_kernels = {
 #else
     {},
 #endif
-    {
+    {  // cpu_run, by dtype
         nullptr,
         nullptr,
         nullptr,
@@ -256,7 +256,7 @@ const PointwiseKernels relu_mod_kernels = {
         nullptr,
     },
 };
-const PointwiseOp relu_mod_pointwise = {"relu_mod", Promotion::Common, false, &relu_mod_kernels};
+const PointwiseOp relu_mod_pointwise = {"relu_mod", Promotion::Common, ResultDType::Computed, &relu_mod_kernels};
 
 }  // namespace
 

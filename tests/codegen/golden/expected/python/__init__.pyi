@@ -30,16 +30,16 @@ from wick._C import (
     tensor as tensor,
 )
 from wick._legacy import (
-    BFloat16Tensor as BFloat16Tensor,
     BoolTensor as BoolTensor,
     ByteTensor as ByteTensor,
     CharTensor as CharTensor,
-    DoubleTensor as DoubleTensor,
-    FloatTensor as FloatTensor,
-    HalfTensor as HalfTensor,
+    ShortTensor as ShortTensor,
     IntTensor as IntTensor,
     LongTensor as LongTensor,
-    ShortTensor as ShortTensor,
+    HalfTensor as HalfTensor,
+    BFloat16Tensor as BFloat16Tensor,
+    FloatTensor as FloatTensor,
+    DoubleTensor as DoubleTensor,
 )
 from wick._tensor import Tensor as Tensor
 
