@@ -1,10 +1,12 @@
 """CPU kernels side by side with NumPy and PyTorch: bandwidth, matrix products, and every op.
 
-    PYTHONPATH=build/python /usr/bin/python3 bench/kernels.py [--rounds N] [--only OP ...]
+    PYTHONPATH=build/python /usr/bin/python3 bench/kernels.py [--threads N] [--rounds N] [--only OP ...]
 
 Three tables, each measured in this one process with the contenders' rounds
 interleaved and the best round kept, so that a busy machine slows every column
-alike; read the ratios, not the absolute numbers.
+alike; read the ratios, not the absolute numbers. Every contender runs on the
+same number of threads (--threads, by default one per core): wick's OpenMP,
+PyTorch's intra-op pool, and the OpenBLAS under NumPy's matmul.
 
 1. Bandwidth on 16M float32 elements (64 MB per operand), in GB/s counting the
    bytes read plus the bytes written. "copy" is the machine's copy bandwidth,
@@ -29,10 +31,24 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
-import torch
 
-import wick
+def _arguments():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--threads", type=int, default=os.cpu_count(),
+                        help="threads for every contender (default: one per core)")
+    parser.add_argument("--rounds", type=int, default=9, help="interleaved rounds; the best is kept (default 9)")
+    parser.add_argument("--only", nargs="*", help="op surface: only these ops (and skip tables 1 and 2)")
+    return parser.parse_args()
+
+
+# Read before the libraries load: OpenMP and OpenBLAS size their pools from the environment.
+ARGS = _arguments()
+os.environ["OMP_NUM_THREADS"] = os.environ["OPENBLAS_NUM_THREADS"] = str(ARGS.threads)
+
+import numpy as np  # noqa: E402
+import torch  # noqa: E402
+
+import wick  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -314,13 +330,10 @@ def fmt(seconds):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--rounds", type=int, default=9, help="interleaved rounds; the best is kept (default 9)")
-    parser.add_argument("--only", nargs="*", help="op surface: only these ops (and skip tables 1 and 2)")
-    args = parser.parse_args()
-    threads = os.environ.get("OMP_NUM_THREADS", str(os.cpu_count()))
-    print(f"wick threads: {threads}; PyTorch {torch.__version__} threads: {torch.get_num_threads()}; "
-          f"NumPy {np.__version__}; load average before: {os.getloadavg()[0]:.1f}")
+    args = ARGS
+    torch.set_num_threads(args.threads)
+    print(f"threads: {args.threads} for each (wick, PyTorch {torch.__version__} with "
+          f"{torch.get_num_threads()}, NumPy {np.__version__}); load average before: {os.getloadavg()[0]:.1f}")
     if not args.only:
         bandwidth(args.rounds)
         matmul(args.rounds)

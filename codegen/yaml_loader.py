@@ -19,7 +19,7 @@ from codegen.errors import DeclarationError, Location, shown
 from codegen.numbers import INT64_MAX, INT64_MIN, float_problem
 
 if yaml.__with_libyaml__:  # The C scanner and parser are several times faster; the events are the same.
-    _Parser = yaml.cyaml.CParser
+    _Parser = yaml._yaml.CParser
 else:  # pragma: no cover - depends on how PyYAML was built
     class _Parser(yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser):  # type: ignore[no-redef]
         def __init__(self, stream: str) -> None:
@@ -58,7 +58,7 @@ _SPECIAL_FLOAT = re.compile(r"[-+]?\.(inf|Inf|INF)\Z|\.(nan|NaN|NAN)\Z")
 _FORBIDDEN_CHAR = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
 
 
-class Node(dict):
+class Node(Dict[str, Any]):
     """A mapping from a declaration file, with the location of each key and value."""
 
     loc: Location
@@ -66,7 +66,7 @@ class Node(dict):
     value_locs: Dict[str, Location]
 
 
-class NodeList(list):
+class NodeList(List[Any]):
     loc: Location
     item_locs: List[Location]
 
@@ -75,8 +75,7 @@ def _loc(path: str, mark: Any) -> Location:
     return Location(path, mark.line + 1, mark.column + 1)
 
 
-class _Loader(yaml.composer.Composer, _Parser, yaml.constructor.SafeConstructor,  # type: ignore[misc, valid-type]
-              yaml.resolver.Resolver):
+class _Loader(yaml.composer.Composer, _Parser, yaml.constructor.SafeConstructor, yaml.resolver.Resolver):
     """PyYAML's safe loader, with Python's composer on the C parser's events; see Note [Hostile YAML]."""
 
     def __init__(self, path: str, text: str) -> None:
@@ -127,7 +126,8 @@ class _Loader(yaml.composer.Composer, _Parser, yaml.constructor.SafeConstructor,
         if alias and self.depth + levels > MAX_DEPTH:
             raise self.error(event, f"alias *{event.anchor} nests values deeper than {MAX_DEPTH} levels")
 
-    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> Node:
+    # A Node's keys are strings: others are refused below.
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> Node:  # type: ignore[override]
         result = Node()
         result.loc = _loc(self.path, node.start_mark)
         result.key_locs = {}
@@ -136,26 +136,28 @@ class _Loader(yaml.composer.Composer, _Parser, yaml.constructor.SafeConstructor,
             key_loc = _loc(self.path, key_node.start_mark)
             if key_node.tag == "tag:yaml.org,2002:merge":
                 raise DeclarationError(key_loc, "merge keys ('<<') are not supported", hint="write the keys out")
-            key = self.construct_object(key_node, deep=True)
+            key = self.construct_object(key_node, deep=True)  # type: ignore[no-untyped-call]
             if not isinstance(key, str):
                 raise DeclarationError(key_loc, f"keys must be strings, not {shown(key)}")
             if key in result:
                 first = result.key_locs[key]
                 raise DeclarationError(
                     key_loc, f"duplicate key {shown(key)} (first given at line {first.line})")
-            result[key] = self.construct_object(value_node, deep=True)
+            result[key] = self.construct_object(value_node, deep=True)  # type: ignore[no-untyped-call]
             result.key_locs[key] = key_loc
             result.value_locs[key] = _loc(self.path, value_node.start_mark)
         return result
 
     def construct_sequence(self, node: yaml.SequenceNode, deep: bool = False) -> NodeList:
-        result = NodeList(self.construct_object(child, deep=True) for child in node.value)
+        result = NodeList(self.construct_object(child, deep=True)  # type: ignore[no-untyped-call]
+                          for child in node.value)
         result.loc = _loc(self.path, node.start_mark)
         result.item_locs = [_loc(self.path, child.start_mark) for child in node.value]
         return result
 
     def construct_checked_str(self, node: yaml.ScalarNode) -> str:
         value = self.construct_scalar(node)
+        assert isinstance(value, str)  # a scalar node's value is its text
         bad = _FORBIDDEN_CHAR.search(value)
         if bad:
             raise self.error(node, f"a string holds the character U+{ord(bad.group()):04X}",
@@ -185,12 +187,16 @@ class _Loader(yaml.composer.Composer, _Parser, yaml.constructor.SafeConstructor,
         return value
 
 
-_Loader.add_constructor("tag:yaml.org,2002:map", _Loader.construct_mapping)
-_Loader.add_constructor("tag:yaml.org,2002:seq", _Loader.construct_sequence)
-_Loader.add_constructor("tag:yaml.org,2002:str", _Loader.construct_checked_str)
-_Loader.add_constructor("tag:yaml.org,2002:value", _Loader.construct_checked_str)  # YAML 1.1 reads '=' so
-_Loader.add_constructor("tag:yaml.org,2002:int", _Loader.construct_checked_int)
-_Loader.add_constructor("tag:yaml.org,2002:float", _Loader.construct_checked_float)
+_CONSTRUCTORS: Dict[str, Any] = {
+    "tag:yaml.org,2002:map": _Loader.construct_mapping,
+    "tag:yaml.org,2002:seq": _Loader.construct_sequence,
+    "tag:yaml.org,2002:str": _Loader.construct_checked_str,
+    "tag:yaml.org,2002:value": _Loader.construct_checked_str,  # YAML 1.1 reads '=' so
+    "tag:yaml.org,2002:int": _Loader.construct_checked_int,
+    "tag:yaml.org,2002:float": _Loader.construct_checked_float,
+}
+for _tag, _constructor in _CONSTRUCTORS.items():
+    _Loader.add_constructor(_tag, _constructor)
 
 
 def read(path: str) -> str:

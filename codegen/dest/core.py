@@ -41,7 +41,9 @@ def _structured_body(fn: cpp.CppFunction) -> str:
     args = ", ".join(p.name for p in fn.sig.params)
     fields = [str(f.name) for f in fn.sig.fields] or ["out"]
     lines = [f"const auto spec = detail::{base}_meta({args});"]
-    at = (lambda i: f"spec[{i}]") if fn.sig.is_tuple else (lambda i: "spec")
+
+    def at(i: int) -> str:  # the spec of field i
+        return f"spec[{i}]" if fn.sig.is_tuple else "spec"
     if fn.form == Form.functional:
         lines += [f"Tensor {name} = detail::new_output({at(i)});" for i, name in enumerate(fields)]
         lines.append(f"detail::{base}_impl({', '.join(fields)}, {args});")

@@ -22,9 +22,9 @@ namespace {
 constexpr size_t kAlignment = 64;  // a cache line, and enough for any SIMD load
 constexpr size_t kSmallBytes = 1024;
 // Note [Huge pages]: a buffer of 4 MiB or more starts on a 2 MiB boundary and asks the
-// kernel for transparent huge pages (where they are enabled only on request, as on
-// these machines), as NumPy does: a fresh 64 MB result then takes 32 page faults
-// rather than 16384, which otherwise cost more than the kernel writing it.
+// kernel for transparent huge pages (where they are enabled only on request, the
+// default of many Linux systems), as NumPy does: a fresh 64 MiB result then takes 32
+// page faults rather than 16384, which otherwise cost more than the kernel writing it.
 constexpr size_t kHugePage = size_t(2) << 20;
 constexpr size_t kHugeBytes = size_t(4) << 20;
 
@@ -32,7 +32,7 @@ constexpr size_t kHugeBytes = size_t(4) << 20;
 // ~~~~~~~~~~~~~~~~~~
 // malloc hands a buffer of 4 MiB or more straight to mmap and its free back to
 // munmap, so `z = x + y` in a loop maps, faults in and zeroes a fresh result every
-// time: about a third of the time of the add itself. Freed huge buffers are kept
+// time, a cost of the order of the add itself. Freed huge buffers are kept
 // instead, up to kCachedBytes in all, and a request for the same rounded size takes
 // one back (most recently freed first, while it is still in cache). The oldest go
 // back to the system when the cap would be passed, and all of them before an

@@ -31,8 +31,9 @@ int max_threads();
 // ~~~~~~~~~~~~~~~~~~~~~~~~~
 // After a region, libgomp's idle workers spin for milliseconds before they sleep,
 // and OpenBLAS runs a pool of threads of its own: a BLAS call made while they spin
-// shares the cores with them (baddbmm in a loop, whose copy of self into the
-// result ran as a region just before its gemm, took 10 ms instead of 4 on 2 cores).
+// shares the cores with them, and on a machine of few cores takes several times as
+// long (as baddbmm did in a loop, when its copy of self into the result ran as a
+// region just before its gemm).
 // Work done just before a BLAS call runs under a SerialScope: while one lives,
 // parallel_for on its thread runs on that thread alone.
 class SerialScope {
