@@ -14,32 +14,35 @@ class ArgKind:
 
     name: str  # its enumerator, ArgKind::<name> in generated/python/arg_kinds.h
     shown: str  # how signatures and error messages name it, as PyTorch's do
+    accessor: str  # the ParsedArgs method that converts it (arg_parser.h); "<accessor>_optional" for a '?' type
     # The Python values it takes, as type_ok in arg_parser.cpp checks them, for the check that no
     # overload hides another (codegen/validate.py).
     accepts: FrozenSet[str]
+    holder: Optional[str] = None  # a list's: where a wrapper keeps it, seen by core as an ArrayRef
 
 
-def _kind(name: str, shown: str, *accepts: str) -> ArgKind:
-    return ArgKind(name, shown, frozenset(accepts))
+def _kind(name: str, shown: str, accessor: str, *accepts: str, holder: Optional[str] = None) -> ArgKind:
+    return ArgKind(name, shown, accessor, frozenset(accepts), holder)
 
 
 INT, INTS = BaseType(BaseTy.int), ListType(BaseType(BaseTy.int))
 # The parser's kinds, by the type a parameter has without '?': the one table that the C++ enum
 # ArgKind and its names are generated from. An object takes anything ("*").
 ARG_KINDS: Dict[Type, ArgKind] = {
-    TENSOR: _kind("Tensor", "Tensor", "tensor", "tensor0d"),
-    BaseType(BaseTy.Scalar): _kind("Scalar", "Number", "bool", "int", "float", "tensor0d"),
-    INT: _kind("Int", "int", "int"),
-    INTS: _kind("IntList", "tuple of ints", "int", "ints"),
-    BaseType(BaseTy.float): _kind("Double", "float", "int", "float"),
-    BaseType(BaseTy.bool): _kind("Bool", "bool", "bool"),
-    BaseType(BaseTy.ScalarType): _kind("DType", "wick.dtype", "dtype"),
-    BaseType(BaseTy.Device): _kind("Device", "wick.device", "str", "device"),
-    BaseType(BaseTy.object): _kind("Object", "object", "*"),
-    ListType(TENSOR): _kind("TensorList", "tuple of Tensors", "tensors"),
-    ListType(OptionalType(TENSOR)): _kind("OptionalTensorList", "tuple of (Tensor or None)", "tensors",
-                                          "tensors_and_nones"),
-    BaseType(BaseTy.str): _kind("String", "str", "str"),
+    TENSOR: _kind("Tensor", "Tensor", "tensor", "tensor", "tensor0d"),
+    BaseType(BaseTy.Scalar): _kind("Scalar", "Number", "scalar", "bool", "int", "float", "tensor0d"),
+    INT: _kind("Int", "int", "toint", "int"),
+    INTS: _kind("IntList", "tuple of ints", "intlist", "int", "ints", holder="DimVector"),
+    BaseType(BaseTy.float): _kind("Double", "float", "todouble", "int", "float"),
+    BaseType(BaseTy.bool): _kind("Bool", "bool", "tobool", "bool"),
+    BaseType(BaseTy.ScalarType): _kind("DType", "wick.dtype", "dtype", "dtype"),
+    BaseType(BaseTy.Device): _kind("Device", "wick.device", "device", "str", "device"),
+    BaseType(BaseTy.object): _kind("Object", "object", "object", "*"),
+    ListType(TENSOR): _kind("TensorList", "tuple of Tensors", "tensorlist", "tensors", holder="TensorList"),
+    ListType(OptionalType(TENSOR)): _kind("OptionalTensorList", "tuple of (Tensor or None)", "optional_tensorlist",
+                                          "tensors", "tensors_and_nones",
+                                          holder="std::vector<std::optional<Tensor>>"),
+    BaseType(BaseTy.str): _kind("String", "str", "string", "str"),
 }
 
 

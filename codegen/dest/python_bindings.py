@@ -11,21 +11,11 @@ from codegen.dest.common import Layout, c_string, render
 from codegen.model import Declaration, PythonGlue
 from codegen.schema import DTYPES, BaseTy, Param, Return, base_of, is_list, is_optional
 
-_ACCESSOR = {
-    "Tensor": "tensor", "Scalar": "scalar", "Int": "toint", "IntList": "intlist", "Double": "todouble",
-    "Bool": "tobool", "DType": "dtype", "Device": "device", "Object": "object", "String": "string",
-    "TensorList": "tensorlist", "OptionalTensorList": "optional_tensorlist",
-}
-# Where a wrapper keeps a converted list argument, which core sees through value_type (an ArrayRef).
-_LIST_HOLDER = {
-    "IntList": "DimVector", "TensorList": "TensorList", "OptionalTensorList": "std::vector<std::optional<Tensor>>",
-}
-
-
 def _accessor(p: Param) -> str:
-    kind = arg_kind(p.type).name
-    name = _ACCESSOR[kind]
-    return name + "_optional" if is_optional(p.type) and kind not in ("Tensor", "Object") else name
+    kind = arg_kind(p.type)
+    # An undefined Tensor and Python's None are what a Tensor? and an object take for None.
+    return kind.accessor + "_optional" if is_optional(p.type) and kind.name not in ("Tensor", "Object") \
+        else kind.accessor
 
 
 def _param_spec(p: Param) -> str:
@@ -48,7 +38,8 @@ def _case(ov: Overload, index: int) -> str:
         ctype = cpp.value_type(p.type)
         ref = "const Tensor&" if ctype == "Tensor" else "PyObject*" if ctype == "PyObject*" else ctype
         if is_list(p.type):
-            holder = _LIST_HOLDER[arg_kind(p.type).name]
+            holder = arg_kind(p.type).holder
+            assert holder is not None, p
             ref = f"std::optional<{holder}>" if is_optional(p.type) else holder
         lines.append(f"{ref} {var} = r.{_accessor(p)}({j});")
         names[p.name] = var
