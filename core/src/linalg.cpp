@@ -7,6 +7,7 @@
 #include <initializer_list>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "wick/core_ops.h"
@@ -295,28 +296,34 @@ void check_batches(const Tensor& batch1, const Tensor& batch2) {
 
 }  // namespace
 
-Tensor mm_out(const Tensor& out, const Tensor& self, const Tensor& mat2) {
+namespace detail {
+
+OutputSpec mm_meta(const Tensor& self, const Tensor& mat2) {
   check_operands(self, mat2);
   WICK_CHECK(self.dim() == 2 && mat2.dim() == 2, "expected 2-D tensors, got ", self.dim(), "-D and ",
              mat2.dim(), "-D");
   check_mm_shapes(self, mat2);
-  Tensor result = empty({self.size(0), mat2.size(1)}, self.dtype(), self.device());
-  gemm_batched(result, self, mat2, {}, 1, 0, false);
-  return detail::finish_out("mm", out, result);
+  return {{self.size(0), mat2.size(1)}, self.dtype(), self.device()};
 }
 
-Tensor mv_out(const Tensor& out, const Tensor& self, const Tensor& vec) {
+void mm_impl(const Tensor& out, const Tensor& self, const Tensor& mat2) {
+  gemm_batched(out, self, mat2, {}, 1, 0, false);
+}
+
+OutputSpec mv_meta(const Tensor& self, const Tensor& vec) {
   check_operands(self, vec);
   WICK_CHECK(self.dim() == 2 && vec.dim() == 1, "expected a 2-D matrix and a 1-D vector, got ",
              self.dim(), "-D and ", vec.dim(), "-D");
   WICK_CHECK(self.size(1) == vec.size(0), "size mismatch, got matrix ", matrix_str(self), " and vector ",
              vec.size(0));
-  Tensor result = empty({self.size(0)}, self.dtype(), self.device());
-  gemm_batched(result, self, unsqueeze(vec, 1), {}, 1, 0, false);  // into an (n x 1) matrix
-  return detail::finish_out("mv", out, result);
+  return {{self.size(0)}, self.dtype(), self.device()};
 }
 
-Tensor dot_out(const Tensor& out, const Tensor& self, const Tensor& tensor) {
+void mv_impl(const Tensor& out, const Tensor& self, const Tensor& vec) {
+  gemm_batched(out, self, unsqueeze(vec, 1), {}, 1, 0, false);  // into an (n x 1) matrix
+}
+
+OutputSpec dot_meta(const Tensor& self, const Tensor& tensor) {
   WICK_CHECK_VALUE(self.defined() && tensor.defined(), "expected tensors, got None");
   WICK_CHECK(self.dim() == 1 && tensor.dim() == 1, "1D tensors expected, but got ", self.dim(), "D and ",
              tensor.dim(), "D tensors");
@@ -324,42 +331,72 @@ Tensor dot_out(const Tensor& out, const Tensor& self, const Tensor& tensor) {
   WICK_CHECK(self.size(0) == tensor.size(0), "inconsistent tensor size, expected tensor [", self.size(0),
              "] and src [", tensor.size(0), "] to have the same number of elements, but got ", self.size(0),
              " and ", tensor.size(0), " elements respectively");
-  Tensor result = empty({}, self.dtype(), self.device());
-  gemm_batched(result, unsqueeze(self, 0), unsqueeze(tensor, 1), {}, 1, 0, false);  // (1 x k) @ (k x 1)
-  return detail::finish_out("dot", out, result);
+  return {{}, self.dtype(), self.device()};
 }
 
-Tensor bmm_out(const Tensor& out, const Tensor& self, const Tensor& mat2) {
+void dot_impl(const Tensor& out, const Tensor& self, const Tensor& tensor) {
+  gemm_batched(out, unsqueeze(self, 0), unsqueeze(tensor, 1), {}, 1, 0, false);  // (1 x k) @ (k x 1)
+}
+
+OutputSpec bmm_meta(const Tensor& self, const Tensor& mat2) {
   check_operands(self, mat2);
   check_batches(self, mat2);
-  Tensor result = empty({self.size(0), self.size(1), mat2.size(2)}, self.dtype(), self.device());
-  gemm_batched(result, self, mat2, {self.size(0)}, 1, 0, false);
-  return detail::finish_out("bmm", out, result);
+  return {{self.size(0), self.size(1), mat2.size(2)}, self.dtype(), self.device()};
 }
+
+void bmm_impl(const Tensor& out, const Tensor& self, const Tensor& mat2) {
+  gemm_batched(out, self, mat2, {self.size(0)}, 1, 0, false);
+}
+
+}  // namespace detail
+
+namespace {
+
+// The operands of matmul as matrices: a 1-d first operand is a row (1 x k), a 1-d second operand a column (k x 1).
+std::pair<Tensor, Tensor> as_matrices(const Tensor& self, const Tensor& other) {
+  return {self.dim() == 1 ? unsqueeze(self, 0) : self, other.dim() == 1 ? unsqueeze(other, 1) : other};
+}
+
+// The shape that the batch dims of the matrices a and b broadcast to.
+DimVector batch_shape(const Tensor& a, const Tensor& b) {
+  const IntArrayRef a_batch(a.sizes().data(), size_t(a.dim() - 2)), b_batch(b.sizes().data(), size_t(b.dim() - 2));
+  return broadcast_shapes(a_batch, b_batch);
+}
+
+}  // namespace
+
+namespace detail {
 
 // PyTorch's rules: 1-d @ 1-d is a dot product; a 1-d first operand is a row (1 x k) and a 1-d second
 // operand a column (k x 1), the added dim dropped from the result; dims before the last two are batch
 // dims that broadcast. See Note [Batched products] for why nothing is expanded or copied.
-Tensor matmul_out(const Tensor& out, const Tensor& self, const Tensor& other) {
+OutputSpec matmul_meta(const Tensor& self, const Tensor& other) {
   check_operands(self, other);
   const int64_t d1 = self.dim(), d2 = other.dim();
   WICK_CHECK(d1 >= 1 && d2 >= 1, "both arguments to matmul need to be at least 1D, but they are ", d1,
              "D and ", d2, "D");
-  if (d1 == 1 && d2 == 1) return dot_out(out, self, other);
-  if (d1 == 2 && d2 == 1) return mv_out(out, self, other);
-  if (d1 == 2 && d2 == 2) return mm_out(out, self, other);
-  const Tensor a = d1 == 1 ? unsqueeze(self, 0) : self;
-  const Tensor b = d2 == 1 ? unsqueeze(other, 1) : other;
+  if (d1 == 1 && d2 == 1) return dot_meta(self, other);
+  if (d1 == 2 && d2 == 1) return mv_meta(self, other);
+  if (d1 == 2 && d2 == 2) return mm_meta(self, other);
+  const std::pair<Tensor, Tensor> matrices = as_matrices(self, other);
+  const Tensor &a = matrices.first, &b = matrices.second;
   const int64_t n = a.size(-2), k = a.size(-1), k2 = b.size(-2), m = b.size(-1);
   WICK_CHECK(k == k2, "shapes cannot be multiplied: ", shape_str(self.sizes()), " and ",
              shape_str(other.sizes()), " (", n, "x", k, " and ", k2, "x", m, " matrices)");
-  const IntArrayRef a_batch(a.sizes().data(), size_t(a.dim() - 2)), b_batch(b.sizes().data(), size_t(b.dim() - 2));
-  const DimVector batch = broadcast_shapes(a_batch, b_batch);
   // The result has no dim for a 1-d operand; its elements are those of the (batch..., n, m) product all the same.
-  DimVector sizes = batch;
+  DimVector sizes = batch_shape(a, b);
   if (d1 > 1) sizes.push_back(n);
   if (d2 > 1) sizes.push_back(m);
-  Tensor result = empty(sizes, self.dtype(), self.device());
+  return {std::move(sizes), self.dtype(), self.device()};
+}
+
+void matmul_impl(const Tensor& out, const Tensor& self, const Tensor& other) {
+  const int64_t d1 = self.dim(), d2 = other.dim();
+  if (d1 == 1 && d2 == 1) return dot_impl(out, self, other);
+  if (d1 == 2 && d2 == 1) return mv_impl(out, self, other);
+  if (d1 == 2 && d2 == 2) return mm_impl(out, self, other);
+  const std::pair<Tensor, Tensor> matrices = as_matrices(self, other);
+  const Tensor &a = matrices.first, &b = matrices.second;
   // A batched first operand times a plain matrix or vector whose batch folds into its rows: one product.
   const bool fold = b.dim() == 2 && a.dim() > 2 && [&] {
     for (int64_t d = 0; d < a.dim() - 2; ++d) {
@@ -369,14 +406,16 @@ Tensor matmul_out(const Tensor& out, const Tensor& self, const Tensor& other) {
   }();
   if (fold) {
     // a's rows: all its dims but the last, which may hold no elements (k == 0) when these are many.
+    const int64_t k = a.size(-1);
     const int64_t count = or_overflow_error(numel_checked(IntArrayRef(a.sizes().data(), size_t(a.dim() - 1))));
     const Tensor rows = as_strided(a, {count, k}, {a.stride(-2), a.stride(-1)}, a.storage_offset());
-    gemm_batched(result, rows, b, {}, 1, 0, false);
+    gemm_batched(out, rows, b, {}, 1, 0, false);
   } else {
-    gemm_batched(result, a, b, batch, 1, 0, false);
+    gemm_batched(out, a, b, batch_shape(a, b), 1, 0, false);
   }
-  return detail::finish_out("matmul", out, result);
 }
+
+}  // namespace detail
 
 Tensor outer_out(const Tensor& out, const Tensor& self, const Tensor& vec2) {
   WICK_CHECK_VALUE(self.defined() && vec2.defined(), "expected tensors, got None");
