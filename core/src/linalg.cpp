@@ -22,7 +22,6 @@
 #include "wick/ops/contiguous.h"
 #include "wick/ops/copy_.h"
 #include "wick/ops/dot.h"
-#include "wick/ops/empty.h"
 #include "wick/ops/matmul.h"
 #include "wick/ops/mm.h"
 #include "wick/ops/mul.h"
@@ -266,16 +265,18 @@ void gemm_batched(const Tensor& out, Tensor a, Tensor b, IntArrayRef batch, cons
   });
 }
 
-// A fresh contiguous result for `sizes`, holding `self` broadcast to it when beta will read it.
-Tensor start_result(const Tensor& self, IntArrayRef sizes, const Scalar& beta) {
+// The `self` of the add*mm ops: it must broadcast to the result's `sizes`.
+void check_self_broadcasts(const Tensor& self, IntArrayRef sizes) {
   WICK_CHECK(detail::broadcasts_to(self.sizes(), sizes), "self of shape ", shape_str(self.sizes()),
              " does not broadcast to the result shape ", shape_str(sizes));
-  Tensor result = empty(sizes, self.dtype(), self.device());
-  if (beta.to_double() != 0) {
-    const detail::SerialScope serial;  // BLAS comes next: Note [OpenMP beside BLAS]
-    copy_(result, self);
-  }
-  return result;
+}
+
+// Starts the result `out` of an add*mm op with `self` broadcast into it, when beta will read it and out
+// is not self already (the in-place form writing self directly).
+void start_result(const Tensor& out, const Tensor& self, const Scalar& beta) {
+  if (beta.to_double() == 0 || out.is_same(self)) return;
+  const detail::SerialScope serial;  // BLAS comes next: Note [OpenMP beside BLAS]
+  copy_(out, self);
 }
 
 
@@ -425,35 +426,56 @@ Tensor outer_out(const Tensor& out, const Tensor& self, const Tensor& vec2) {
   return out.defined() ? mul_out(out, unsqueeze(self, 1), vec2) : mul(unsqueeze(self, 1), vec2);
 }
 
-Tensor addmv_out(const Tensor& out, const Tensor& self, const Tensor& mat, const Tensor& vec, const Scalar& beta,
-                 const Scalar& alpha) {
+namespace detail {
+
+// The add*mm ops: beta * self + alpha * product. Their impl computes into `out` with BLAS's C = out and its
+// beta, so the in-place form (out is self) reads and writes self where it is, with no copy.
+
+OutputSpec addmv_meta(const Tensor& self, const Tensor& mat, const Tensor& vec, const Scalar& beta,
+                      const Scalar& alpha) {
   check_operands(mat, vec);
   check_self(self, mat);
   WICK_CHECK(mat.dim() == 2 && vec.dim() == 1, "expected a 2-D matrix and a 1-D vector, got ", mat.dim(),
              "-D and ", vec.dim(), "-D");
   WICK_CHECK(mat.size(1) == vec.size(0), "size mismatch, got matrix ", matrix_str(mat), " and vector ",
              vec.size(0));
-  const Scalar b = checked_convert(beta, mat.dtype()), a = checked_convert(alpha, mat.dtype());
-  Tensor result = start_result(self, {mat.size(0)}, b);
-  gemm_batched(result, mat, unsqueeze(vec, 1), {}, a, b, false);
-  return detail::finish_out("addmv", out, result);
+  checked_convert(beta, mat.dtype());  // beta and alpha must fit the dtype
+  checked_convert(alpha, mat.dtype());
+  OutputSpec spec{{mat.size(0)}, mat.dtype(), mat.device()};
+  check_self_broadcasts(self, spec.sizes);
+  return spec;
 }
 
-Tensor addmm_out(const Tensor& out, const Tensor& self, const Tensor& mat1, const Tensor& mat2, const Scalar& beta,
-                 const Scalar& alpha) {
+void addmv_impl(const Tensor& out, const Tensor& self, const Tensor& mat, const Tensor& vec, const Scalar& beta,
+                const Scalar& alpha) {
+  const Scalar b = checked_convert(beta, mat.dtype()), a = checked_convert(alpha, mat.dtype());
+  start_result(out, self, b);
+  gemm_batched(out, mat, unsqueeze(vec, 1), {}, a, b, false);
+}
+
+OutputSpec addmm_meta(const Tensor& self, const Tensor& mat1, const Tensor& mat2, const Scalar& beta,
+                      const Scalar& alpha) {
   check_operands(mat1, mat2);
   check_self(self, mat1);
   WICK_CHECK(mat1.dim() == 2, "mat1 must be a matrix, got ", mat1.dim(), "-D tensor");
   WICK_CHECK(mat2.dim() == 2, "mat2 must be a matrix, got ", mat2.dim(), "-D tensor");
   check_mm_shapes(mat1, mat2);
-  const Scalar b = checked_convert(beta, mat1.dtype()), a = checked_convert(alpha, mat1.dtype());
-  Tensor result = start_result(self, {mat1.size(0), mat2.size(1)}, b);
-  gemm_batched(result, mat1, mat2, {}, a, b, false);
-  return detail::finish_out("addmm", out, result);
+  checked_convert(beta, mat1.dtype());  // beta and alpha must fit the dtype
+  checked_convert(alpha, mat1.dtype());
+  OutputSpec spec{{mat1.size(0), mat2.size(1)}, mat1.dtype(), mat1.device()};
+  check_self_broadcasts(self, spec.sizes);
+  return spec;
 }
 
-Tensor addbmm_out(const Tensor& out, const Tensor& self, const Tensor& batch1, const Tensor& batch2,
-                  const Scalar& beta, const Scalar& alpha) {
+void addmm_impl(const Tensor& out, const Tensor& self, const Tensor& mat1, const Tensor& mat2, const Scalar& beta,
+                const Scalar& alpha) {
+  const Scalar b = checked_convert(beta, mat1.dtype()), a = checked_convert(alpha, mat1.dtype());
+  start_result(out, self, b);
+  gemm_batched(out, mat1, mat2, {}, a, b, false);
+}
+
+OutputSpec addbmm_meta(const Tensor& self, const Tensor& batch1, const Tensor& batch2, const Scalar& beta,
+                       const Scalar& alpha) {
   check_operands(batch1, batch2);
   check_self(self, batch1);
   WICK_CHECK(batch1.dim() == 3, "batch1 must be a 3D tensor, got ", batch1.dim(), "-D");
@@ -462,21 +484,39 @@ Tensor addbmm_out(const Tensor& out, const Tensor& self, const Tensor& batch1, c
              batch1.size(0), " and ", batch2.size(0));
   WICK_CHECK(batch1.size(2) == batch2.size(1), "incompatible matrix sizes for bmm (", batch1.size(1), "x",
              batch1.size(2), " and ", batch2.size(1), "x", batch2.size(2), ")");
-  const Scalar b = checked_convert(beta, batch1.dtype()), a = checked_convert(alpha, batch1.dtype());
-  Tensor result = start_result(self, {batch1.size(1), batch2.size(2)}, b);
-  gemm_batched(result, batch1, batch2, {batch1.size(0)}, a, b, true);
-  return detail::finish_out("addbmm", out, result);
+  checked_convert(beta, batch1.dtype());  // beta and alpha must fit the dtype
+  checked_convert(alpha, batch1.dtype());
+  OutputSpec spec{{batch1.size(1), batch2.size(2)}, batch1.dtype(), batch1.device()};
+  check_self_broadcasts(self, spec.sizes);
+  return spec;
 }
 
-Tensor baddbmm_out(const Tensor& out, const Tensor& self, const Tensor& batch1, const Tensor& batch2,
-                   const Scalar& beta, const Scalar& alpha) {
+void addbmm_impl(const Tensor& out, const Tensor& self, const Tensor& batch1, const Tensor& batch2,
+                 const Scalar& beta, const Scalar& alpha) {
+  const Scalar b = checked_convert(beta, batch1.dtype()), a = checked_convert(alpha, batch1.dtype());
+  start_result(out, self, b);
+  gemm_batched(out, batch1, batch2, {batch1.size(0)}, a, b, true);
+}
+
+OutputSpec baddbmm_meta(const Tensor& self, const Tensor& batch1, const Tensor& batch2, const Scalar& beta,
+                        const Scalar& alpha) {
   check_operands(batch1, batch2);
   check_self(self, batch1);
   check_batches(batch1, batch2);
-  const Scalar b = checked_convert(beta, batch1.dtype()), a = checked_convert(alpha, batch1.dtype());
-  Tensor result = start_result(self, {batch1.size(0), batch1.size(1), batch2.size(2)}, b);
-  gemm_batched(result, batch1, batch2, {batch1.size(0)}, a, b, false);
-  return detail::finish_out("baddbmm", out, result);
+  checked_convert(beta, batch1.dtype());  // beta and alpha must fit the dtype
+  checked_convert(alpha, batch1.dtype());
+  OutputSpec spec{{batch1.size(0), batch1.size(1), batch2.size(2)}, batch1.dtype(), batch1.device()};
+  check_self_broadcasts(self, spec.sizes);
+  return spec;
 }
+
+void baddbmm_impl(const Tensor& out, const Tensor& self, const Tensor& batch1, const Tensor& batch2,
+                  const Scalar& beta, const Scalar& alpha) {
+  const Scalar b = checked_convert(beta, batch1.dtype()), a = checked_convert(alpha, batch1.dtype());
+  start_result(out, self, b);
+  gemm_batched(out, batch1, batch2, {batch1.size(0)}, a, b, false);
+}
+
+}  // namespace detail
 
 }  // namespace wick
