@@ -7,6 +7,7 @@
 #include <initializer_list>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "wick/core_ops.h"
@@ -21,7 +22,6 @@
 #include "wick/ops/contiguous.h"
 #include "wick/ops/copy_.h"
 #include "wick/ops/dot.h"
-#include "wick/ops/empty.h"
 #include "wick/ops/matmul.h"
 #include "wick/ops/mm.h"
 #include "wick/ops/mul.h"
@@ -265,16 +265,18 @@ void gemm_batched(const Tensor& out, Tensor a, Tensor b, IntArrayRef batch, cons
   });
 }
 
-// A fresh contiguous result for `sizes`, holding `self` broadcast to it when beta will read it.
-Tensor start_result(const Tensor& self, IntArrayRef sizes, const Scalar& beta) {
+// The `self` of the add*mm ops: it must broadcast to the result's `sizes`.
+void check_self_broadcasts(const Tensor& self, IntArrayRef sizes) {
   WICK_CHECK(detail::broadcasts_to(self.sizes(), sizes), "self of shape ", shape_str(self.sizes()),
              " does not broadcast to the result shape ", shape_str(sizes));
-  Tensor result = empty(sizes, self.dtype(), self.device());
-  if (beta.to_double() != 0) {
-    const detail::SerialScope serial;  // BLAS comes next: Note [OpenMP beside BLAS]
-    copy_(result, self);
-  }
-  return result;
+}
+
+// Starts the result `out` of an add*mm op with `self` broadcast into it, when beta will read it and out
+// is not self already (the in-place form writing self directly).
+void start_result(const Tensor& out, const Tensor& self, const Scalar& beta) {
+  if (beta.to_double() == 0 || out.is_same(self)) return;
+  const detail::SerialScope serial;  // BLAS comes next: Note [OpenMP beside BLAS]
+  copy_(out, self);
 }
 
 
@@ -295,28 +297,34 @@ void check_batches(const Tensor& batch1, const Tensor& batch2) {
 
 }  // namespace
 
-Tensor mm_out(const Tensor& out, const Tensor& self, const Tensor& mat2) {
+namespace detail {
+
+OutputSpec mm_meta(const Tensor& self, const Tensor& mat2) {
   check_operands(self, mat2);
   WICK_CHECK(self.dim() == 2 && mat2.dim() == 2, "expected 2-D tensors, got ", self.dim(), "-D and ",
              mat2.dim(), "-D");
   check_mm_shapes(self, mat2);
-  Tensor result = empty({self.size(0), mat2.size(1)}, self.dtype(), self.device());
-  gemm_batched(result, self, mat2, {}, 1, 0, false);
-  return detail::finish_out("mm", out, result);
+  return {{self.size(0), mat2.size(1)}, self.dtype(), self.device()};
 }
 
-Tensor mv_out(const Tensor& out, const Tensor& self, const Tensor& vec) {
+void mm_impl(const Tensor& out, const Tensor& self, const Tensor& mat2) {
+  gemm_batched(out, self, mat2, {}, 1, 0, false);
+}
+
+OutputSpec mv_meta(const Tensor& self, const Tensor& vec) {
   check_operands(self, vec);
   WICK_CHECK(self.dim() == 2 && vec.dim() == 1, "expected a 2-D matrix and a 1-D vector, got ",
              self.dim(), "-D and ", vec.dim(), "-D");
   WICK_CHECK(self.size(1) == vec.size(0), "size mismatch, got matrix ", matrix_str(self), " and vector ",
              vec.size(0));
-  Tensor result = empty({self.size(0)}, self.dtype(), self.device());
-  gemm_batched(result, self, unsqueeze(vec, 1), {}, 1, 0, false);  // into an (n x 1) matrix
-  return detail::finish_out("mv", out, result);
+  return {{self.size(0)}, self.dtype(), self.device()};
 }
 
-Tensor dot_out(const Tensor& out, const Tensor& self, const Tensor& tensor) {
+void mv_impl(const Tensor& out, const Tensor& self, const Tensor& vec) {
+  gemm_batched(out, self, unsqueeze(vec, 1), {}, 1, 0, false);  // into an (n x 1) matrix
+}
+
+OutputSpec dot_meta(const Tensor& self, const Tensor& tensor) {
   WICK_CHECK_VALUE(self.defined() && tensor.defined(), "expected tensors, got None");
   WICK_CHECK(self.dim() == 1 && tensor.dim() == 1, "1D tensors expected, but got ", self.dim(), "D and ",
              tensor.dim(), "D tensors");
@@ -324,42 +332,72 @@ Tensor dot_out(const Tensor& out, const Tensor& self, const Tensor& tensor) {
   WICK_CHECK(self.size(0) == tensor.size(0), "inconsistent tensor size, expected tensor [", self.size(0),
              "] and src [", tensor.size(0), "] to have the same number of elements, but got ", self.size(0),
              " and ", tensor.size(0), " elements respectively");
-  Tensor result = empty({}, self.dtype(), self.device());
-  gemm_batched(result, unsqueeze(self, 0), unsqueeze(tensor, 1), {}, 1, 0, false);  // (1 x k) @ (k x 1)
-  return detail::finish_out("dot", out, result);
+  return {{}, self.dtype(), self.device()};
 }
 
-Tensor bmm_out(const Tensor& out, const Tensor& self, const Tensor& mat2) {
+void dot_impl(const Tensor& out, const Tensor& self, const Tensor& tensor) {
+  gemm_batched(out, unsqueeze(self, 0), unsqueeze(tensor, 1), {}, 1, 0, false);  // (1 x k) @ (k x 1)
+}
+
+OutputSpec bmm_meta(const Tensor& self, const Tensor& mat2) {
   check_operands(self, mat2);
   check_batches(self, mat2);
-  Tensor result = empty({self.size(0), self.size(1), mat2.size(2)}, self.dtype(), self.device());
-  gemm_batched(result, self, mat2, {self.size(0)}, 1, 0, false);
-  return detail::finish_out("bmm", out, result);
+  return {{self.size(0), self.size(1), mat2.size(2)}, self.dtype(), self.device()};
 }
+
+void bmm_impl(const Tensor& out, const Tensor& self, const Tensor& mat2) {
+  gemm_batched(out, self, mat2, {self.size(0)}, 1, 0, false);
+}
+
+}  // namespace detail
+
+namespace {
+
+// The operands of matmul as matrices: a 1-d first operand is a row (1 x k), a 1-d second operand a column (k x 1).
+std::pair<Tensor, Tensor> as_matrices(const Tensor& self, const Tensor& other) {
+  return {self.dim() == 1 ? unsqueeze(self, 0) : self, other.dim() == 1 ? unsqueeze(other, 1) : other};
+}
+
+// The shape that the batch dims of the matrices a and b broadcast to.
+DimVector batch_shape(const Tensor& a, const Tensor& b) {
+  const IntArrayRef a_batch(a.sizes().data(), size_t(a.dim() - 2)), b_batch(b.sizes().data(), size_t(b.dim() - 2));
+  return broadcast_shapes(a_batch, b_batch);
+}
+
+}  // namespace
+
+namespace detail {
 
 // PyTorch's rules: 1-d @ 1-d is a dot product; a 1-d first operand is a row (1 x k) and a 1-d second
 // operand a column (k x 1), the added dim dropped from the result; dims before the last two are batch
 // dims that broadcast. See Note [Batched products] for why nothing is expanded or copied.
-Tensor matmul_out(const Tensor& out, const Tensor& self, const Tensor& other) {
+OutputSpec matmul_meta(const Tensor& self, const Tensor& other) {
   check_operands(self, other);
   const int64_t d1 = self.dim(), d2 = other.dim();
   WICK_CHECK(d1 >= 1 && d2 >= 1, "both arguments to matmul need to be at least 1D, but they are ", d1,
              "D and ", d2, "D");
-  if (d1 == 1 && d2 == 1) return dot_out(out, self, other);
-  if (d1 == 2 && d2 == 1) return mv_out(out, self, other);
-  if (d1 == 2 && d2 == 2) return mm_out(out, self, other);
-  const Tensor a = d1 == 1 ? unsqueeze(self, 0) : self;
-  const Tensor b = d2 == 1 ? unsqueeze(other, 1) : other;
+  if (d1 == 1 && d2 == 1) return dot_meta(self, other);
+  if (d1 == 2 && d2 == 1) return mv_meta(self, other);
+  if (d1 == 2 && d2 == 2) return mm_meta(self, other);
+  const std::pair<Tensor, Tensor> matrices = as_matrices(self, other);
+  const Tensor &a = matrices.first, &b = matrices.second;
   const int64_t n = a.size(-2), k = a.size(-1), k2 = b.size(-2), m = b.size(-1);
   WICK_CHECK(k == k2, "shapes cannot be multiplied: ", shape_str(self.sizes()), " and ",
              shape_str(other.sizes()), " (", n, "x", k, " and ", k2, "x", m, " matrices)");
-  const IntArrayRef a_batch(a.sizes().data(), size_t(a.dim() - 2)), b_batch(b.sizes().data(), size_t(b.dim() - 2));
-  const DimVector batch = broadcast_shapes(a_batch, b_batch);
   // The result has no dim for a 1-d operand; its elements are those of the (batch..., n, m) product all the same.
-  DimVector sizes = batch;
+  DimVector sizes = batch_shape(a, b);
   if (d1 > 1) sizes.push_back(n);
   if (d2 > 1) sizes.push_back(m);
-  Tensor result = empty(sizes, self.dtype(), self.device());
+  return {std::move(sizes), self.dtype(), self.device()};
+}
+
+void matmul_impl(const Tensor& out, const Tensor& self, const Tensor& other) {
+  const int64_t d1 = self.dim(), d2 = other.dim();
+  if (d1 == 1 && d2 == 1) return dot_impl(out, self, other);
+  if (d1 == 2 && d2 == 1) return mv_impl(out, self, other);
+  if (d1 == 2 && d2 == 2) return mm_impl(out, self, other);
+  const std::pair<Tensor, Tensor> matrices = as_matrices(self, other);
+  const Tensor &a = matrices.first, &b = matrices.second;
   // A batched first operand times a plain matrix or vector whose batch folds into its rows: one product.
   const bool fold = b.dim() == 2 && a.dim() > 2 && [&] {
     for (int64_t d = 0; d < a.dim() - 2; ++d) {
@@ -369,14 +407,16 @@ Tensor matmul_out(const Tensor& out, const Tensor& self, const Tensor& other) {
   }();
   if (fold) {
     // a's rows: all its dims but the last, which may hold no elements (k == 0) when these are many.
+    const int64_t k = a.size(-1);
     const int64_t count = or_overflow_error(numel_checked(IntArrayRef(a.sizes().data(), size_t(a.dim() - 1))));
     const Tensor rows = as_strided(a, {count, k}, {a.stride(-2), a.stride(-1)}, a.storage_offset());
-    gemm_batched(result, rows, b, {}, 1, 0, false);
+    gemm_batched(out, rows, b, {}, 1, 0, false);
   } else {
-    gemm_batched(result, a, b, batch, 1, 0, false);
+    gemm_batched(out, a, b, batch_shape(a, b), 1, 0, false);
   }
-  return detail::finish_out("matmul", out, result);
 }
+
+}  // namespace detail
 
 Tensor outer_out(const Tensor& out, const Tensor& self, const Tensor& vec2) {
   WICK_CHECK_VALUE(self.defined() && vec2.defined(), "expected tensors, got None");
@@ -386,35 +426,56 @@ Tensor outer_out(const Tensor& out, const Tensor& self, const Tensor& vec2) {
   return out.defined() ? mul_out(out, unsqueeze(self, 1), vec2) : mul(unsqueeze(self, 1), vec2);
 }
 
-Tensor addmv_out(const Tensor& out, const Tensor& self, const Tensor& mat, const Tensor& vec, const Scalar& beta,
-                 const Scalar& alpha) {
+namespace detail {
+
+// The add*mm ops: beta * self + alpha * product. Their impl computes into `out` with BLAS's C = out and its
+// beta, so the in-place form (out is self) reads and writes self where it is, with no copy.
+
+OutputSpec addmv_meta(const Tensor& self, const Tensor& mat, const Tensor& vec, const Scalar& beta,
+                      const Scalar& alpha) {
   check_operands(mat, vec);
   check_self(self, mat);
   WICK_CHECK(mat.dim() == 2 && vec.dim() == 1, "expected a 2-D matrix and a 1-D vector, got ", mat.dim(),
              "-D and ", vec.dim(), "-D");
   WICK_CHECK(mat.size(1) == vec.size(0), "size mismatch, got matrix ", matrix_str(mat), " and vector ",
              vec.size(0));
-  const Scalar b = checked_convert(beta, mat.dtype()), a = checked_convert(alpha, mat.dtype());
-  Tensor result = start_result(self, {mat.size(0)}, b);
-  gemm_batched(result, mat, unsqueeze(vec, 1), {}, a, b, false);
-  return detail::finish_out("addmv", out, result);
+  checked_convert(beta, mat.dtype());  // beta and alpha must fit the dtype
+  checked_convert(alpha, mat.dtype());
+  OutputSpec spec{{mat.size(0)}, mat.dtype(), mat.device()};
+  check_self_broadcasts(self, spec.sizes);
+  return spec;
 }
 
-Tensor addmm_out(const Tensor& out, const Tensor& self, const Tensor& mat1, const Tensor& mat2, const Scalar& beta,
-                 const Scalar& alpha) {
+void addmv_impl(const Tensor& out, const Tensor& self, const Tensor& mat, const Tensor& vec, const Scalar& beta,
+                const Scalar& alpha) {
+  const Scalar b = checked_convert(beta, mat.dtype()), a = checked_convert(alpha, mat.dtype());
+  start_result(out, self, b);
+  gemm_batched(out, mat, unsqueeze(vec, 1), {}, a, b, false);
+}
+
+OutputSpec addmm_meta(const Tensor& self, const Tensor& mat1, const Tensor& mat2, const Scalar& beta,
+                      const Scalar& alpha) {
   check_operands(mat1, mat2);
   check_self(self, mat1);
   WICK_CHECK(mat1.dim() == 2, "mat1 must be a matrix, got ", mat1.dim(), "-D tensor");
   WICK_CHECK(mat2.dim() == 2, "mat2 must be a matrix, got ", mat2.dim(), "-D tensor");
   check_mm_shapes(mat1, mat2);
-  const Scalar b = checked_convert(beta, mat1.dtype()), a = checked_convert(alpha, mat1.dtype());
-  Tensor result = start_result(self, {mat1.size(0), mat2.size(1)}, b);
-  gemm_batched(result, mat1, mat2, {}, a, b, false);
-  return detail::finish_out("addmm", out, result);
+  checked_convert(beta, mat1.dtype());  // beta and alpha must fit the dtype
+  checked_convert(alpha, mat1.dtype());
+  OutputSpec spec{{mat1.size(0), mat2.size(1)}, mat1.dtype(), mat1.device()};
+  check_self_broadcasts(self, spec.sizes);
+  return spec;
 }
 
-Tensor addbmm_out(const Tensor& out, const Tensor& self, const Tensor& batch1, const Tensor& batch2,
-                  const Scalar& beta, const Scalar& alpha) {
+void addmm_impl(const Tensor& out, const Tensor& self, const Tensor& mat1, const Tensor& mat2, const Scalar& beta,
+                const Scalar& alpha) {
+  const Scalar b = checked_convert(beta, mat1.dtype()), a = checked_convert(alpha, mat1.dtype());
+  start_result(out, self, b);
+  gemm_batched(out, mat1, mat2, {}, a, b, false);
+}
+
+OutputSpec addbmm_meta(const Tensor& self, const Tensor& batch1, const Tensor& batch2, const Scalar& beta,
+                       const Scalar& alpha) {
   check_operands(batch1, batch2);
   check_self(self, batch1);
   WICK_CHECK(batch1.dim() == 3, "batch1 must be a 3D tensor, got ", batch1.dim(), "-D");
@@ -423,21 +484,39 @@ Tensor addbmm_out(const Tensor& out, const Tensor& self, const Tensor& batch1, c
              batch1.size(0), " and ", batch2.size(0));
   WICK_CHECK(batch1.size(2) == batch2.size(1), "incompatible matrix sizes for bmm (", batch1.size(1), "x",
              batch1.size(2), " and ", batch2.size(1), "x", batch2.size(2), ")");
-  const Scalar b = checked_convert(beta, batch1.dtype()), a = checked_convert(alpha, batch1.dtype());
-  Tensor result = start_result(self, {batch1.size(1), batch2.size(2)}, b);
-  gemm_batched(result, batch1, batch2, {batch1.size(0)}, a, b, true);
-  return detail::finish_out("addbmm", out, result);
+  checked_convert(beta, batch1.dtype());  // beta and alpha must fit the dtype
+  checked_convert(alpha, batch1.dtype());
+  OutputSpec spec{{batch1.size(1), batch2.size(2)}, batch1.dtype(), batch1.device()};
+  check_self_broadcasts(self, spec.sizes);
+  return spec;
 }
 
-Tensor baddbmm_out(const Tensor& out, const Tensor& self, const Tensor& batch1, const Tensor& batch2,
-                   const Scalar& beta, const Scalar& alpha) {
+void addbmm_impl(const Tensor& out, const Tensor& self, const Tensor& batch1, const Tensor& batch2,
+                 const Scalar& beta, const Scalar& alpha) {
+  const Scalar b = checked_convert(beta, batch1.dtype()), a = checked_convert(alpha, batch1.dtype());
+  start_result(out, self, b);
+  gemm_batched(out, batch1, batch2, {batch1.size(0)}, a, b, true);
+}
+
+OutputSpec baddbmm_meta(const Tensor& self, const Tensor& batch1, const Tensor& batch2, const Scalar& beta,
+                        const Scalar& alpha) {
   check_operands(batch1, batch2);
   check_self(self, batch1);
   check_batches(batch1, batch2);
-  const Scalar b = checked_convert(beta, batch1.dtype()), a = checked_convert(alpha, batch1.dtype());
-  Tensor result = start_result(self, {batch1.size(0), batch1.size(1), batch2.size(2)}, b);
-  gemm_batched(result, batch1, batch2, {batch1.size(0)}, a, b, false);
-  return detail::finish_out("baddbmm", out, result);
+  checked_convert(beta, batch1.dtype());  // beta and alpha must fit the dtype
+  checked_convert(alpha, batch1.dtype());
+  OutputSpec spec{{batch1.size(0), batch1.size(1), batch2.size(2)}, batch1.dtype(), batch1.device()};
+  check_self_broadcasts(self, spec.sizes);
+  return spec;
 }
+
+void baddbmm_impl(const Tensor& out, const Tensor& self, const Tensor& batch1, const Tensor& batch2,
+                  const Scalar& beta, const Scalar& alpha) {
+  const Scalar b = checked_convert(beta, batch1.dtype()), a = checked_convert(alpha, batch1.dtype());
+  start_result(out, self, b);
+  gemm_batched(out, batch1, batch2, {batch1.size(0)}, a, b, false);
+}
+
+}  // namespace detail
 
 }  // namespace wick
