@@ -27,11 +27,8 @@
 #include "wick/ops/masked_fill_.h"
 #include "wick/ops/masked_select.h"
 #include "wick/ops/put.h"
-#include "wick/ops/put_.h"
 #include "wick/ops/scatter.h"
-#include "wick/ops/scatter_.h"
 #include "wick/ops/scatter_add.h"
-#include "wick/ops/scatter_add_.h"
 #include "wick/ops/take.h"
 #include "wick/ops/to.h"
 
@@ -141,48 +138,57 @@ void check_scatter_args(const Tensor& self, const Tensor& index, const Tensor* s
 // Note [Bad indices leave self unchanged]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 // An in-place scatter_ or put_ with an index out of range raises and leaves
-// self as it was: its indices are checked by a pass of their own before the
-// first write (check_indices, cheap beside the writes). A functional form
-// writes into a fresh copy that the error discards, so it skips that pass and
-// relies on the check inside the loop alone.
+// self as it was. When its impl writes self directly (out.is_same(self), Note
+// [Structured ops] in wick/structured.h), the indices are checked by a pass of
+// their own before the first write (check_indices, cheap beside the writes).
+// Any other out is a tensor of its own, a fresh result or the one that an
+// in-place form copies into a self that impl cannot take: the error discards
+// it, so impl skips that pass and relies on the check inside the loop alone
+// (an out= tensor is then left partly written).
 
-// self[..., index[p], ...] = src[p] (or += with `add`), or = value without src.
-// `in_place`: self is the caller's tensor (Note [Bad indices leave self unchanged]).
-void scatter_into(const Tensor& self, int64_t dim, const Tensor& index, const Tensor* src,
-                  const Scalar* value, bool add, bool in_place) {
+// The scatters' meta: their checks (Note [Scatter and gather geometry]); the result is self's.
+detail::OutputSpec scatter_spec(const Tensor& self, int64_t dim, const Tensor& index, const Tensor* src) {
   check_scatter_args(self, index, src);
   const int64_t d = self.wrap_dim(dim);  // a bad dim is an error even when index is empty
-  check_writable(self);
+  if (index.numel() != 0) check_scatter_shapes(self, d, index, src);
+  return {self.sizes().vec(), self.dtype(), self.device()};
+}
+
+// The scatters' impl: out = self, then out[..., index[p], ...] = src[p] (or += with `add`), or = value
+// without src. When out is self (the in-place form writing self directly), every index is checked
+// before the first write (Note [Bad indices leave self unchanged]); else out is a tensor of its own.
+void scatter_into(const Tensor& out, const Tensor& self, int64_t dim, const Tensor& index, const Tensor* src,
+                  const Scalar* value, bool add) {
+  const bool in_place = out.is_same(self);
+  if (!in_place) copy_(out, self);
   if (index.numel() == 0) return;
-  check_scatter_shapes(self, d, index, src);
-  const Tensor source = src ? unaliased(*src, self) : Tensor();
-  const Tensor positions = unaliased(index, self);
-  const Geometry1d dst = at_least_1d(self), idx = at_least_1d(positions);
+  const int64_t d = self.wrap_dim(dim);
+  const Geometry1d dst = at_least_1d(out), idx = at_least_1d(index);
   const DimVector scalar(idx.sizes.size(), 0);  // a value is read with zero strides
   DimVector target = dst.strides;
   target[size_t(d)] = 0;
   const int64_t size = dst.sizes[size_t(d)];
   const detail::IndexedLoop loop =
-      detail::indexed_loop(idx.sizes, target, idx.strides, src ? at_least_1d(source).strides : scalar,
+      detail::indexed_loop(idx.sizes, target, idx.strides, src ? at_least_1d(*src).strides : scalar,
                            dst.strides[size_t(d)], size, false);
-  const int64_t* pos = positions.data<int64_t>();
+  const int64_t* pos = index.data<int64_t>();
   const auto fail = [&](int64_t v) {
     detail::fail<IndexError>("index ", v, " is out of bounds for dimension ", d, " with size ", size);
   };
   if (in_place) detail::check_indices(loop, pos, fail);
   const Split split = detail::write_split(loop, dst.sizes, dst.strides);
-  dispatch(self.dtype(), [&](auto tag) {
+  dispatch(out.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    T* out = self.data<T>();
+    T* to = out.data<T>();
     if (!src) {
-      if (overflows(*value, self.dtype())) detail::check_indices(loop, pos, fail);  // a bad index is reported first
-      check_convertible(*value, self.dtype());
+      if (overflows(*value, out.dtype())) detail::check_indices(loop, pos, fail);  // a bad index is reported first
+      check_convertible(*value, out.dtype());
       const T v = value->template to<T>();
-      run_indexed<IndexedOp::Write>(loop, out, pos, &v, split, fail);
+      run_indexed<IndexedOp::Write>(loop, to, pos, &v, split, fail);
     } else if (add) {
-      run_indexed<IndexedOp::Add>(loop, out, pos, source.data<T>(), split, fail);
+      run_indexed<IndexedOp::Add>(loop, to, pos, src->data<T>(), split, fail);
     } else {
-      run_indexed<IndexedOp::Write>(loop, out, pos, source.data<T>(), split, fail);
+      run_indexed<IndexedOp::Write>(loop, to, pos, src->data<T>(), split, fail);
     }
   });
 }
@@ -351,82 +357,71 @@ void index_select_impl(const Tensor& result, const Tensor& self, int64_t dim, co
   }
 }
 
-}  // namespace detail
-
-Tensor gather_out(const Tensor& out, const Tensor& self, int64_t dim, const Tensor& index, bool /*sparse_grad*/) {
-  detail::check_cpu(self);
-  detail::check_cpu(index);
+OutputSpec gather_meta(const Tensor& self, int64_t dim, const Tensor& index, bool /*sparse_grad*/) {
+  check_cpu(self);
+  check_cpu(index);
   const int64_t d = self.wrap_dim(dim);
   WICK_CHECK(index.dtype() == DType::Int64, "Expected dtype int64 for index, but got ",
              dtype_name(index.dtype()));
-  Tensor result = empty(index.sizes(), self.dtype(), self.device());
-  if (index.numel() == 0) return detail::finish_out("gather", out, result);
-  const Geometry1d src = at_least_1d(self), idx = at_least_1d(index);
-  WICK_CHECK(idx.sizes.size() == src.sizes.size(),
-             "Index tensor must have the same number of dimensions as input tensor");
-  for (size_t k = 0; k < src.sizes.size(); ++k) {
-    WICK_CHECK(int64_t(k) == d || idx.sizes[k] <= src.sizes[k], "Size does not match at dimension ", k,
-               " expected index ", shape_str(index.sizes()), " to be smaller than self ", shape_str(self.sizes()),
-               " apart from dimension ", d);
+  if (index.numel() != 0) {
+    const Geometry1d src = at_least_1d(self), idx = at_least_1d(index);
+    WICK_CHECK(idx.sizes.size() == src.sizes.size(),
+               "Index tensor must have the same number of dimensions as input tensor");
+    for (size_t k = 0; k < src.sizes.size(); ++k) {
+      WICK_CHECK(int64_t(k) == d || idx.sizes[k] <= src.sizes[k], "Size does not match at dimension ", k,
+                 " expected index ", shape_str(index.sizes()), " to be smaller than self ",
+                 shape_str(self.sizes()), " apart from dimension ", d);
+    }
   }
+  return {index.sizes().vec(), self.dtype(), self.device()};
+}
+
+void gather_impl(const Tensor& out, const Tensor& self, int64_t dim, const Tensor& index, bool /*sparse_grad*/) {
+  if (index.numel() == 0) return;
+  const int64_t d = self.wrap_dim(dim);
+  const Geometry1d src = at_least_1d(self), idx = at_least_1d(index);
   const int64_t size = src.sizes[size_t(d)];
   DimVector strides = src.strides;
   strides[size_t(d)] = 0;
-  const detail::IndexedLoop loop = detail::indexed_loop(idx.sizes, strides, idx.strides, at_least_1d(result).strides,
-                                                        src.strides[size_t(d)], size, false);
+  const IndexedLoop loop =
+      indexed_loop(idx.sizes, strides, idx.strides, at_least_1d(out).strides, src.strides[size_t(d)], size, false);
   const auto fail = [&](int64_t v) {
     detail::fail<IndexError>("index ", v, " is out of bounds for dimension ", d, " with size ", size);
   };
   dispatch(self.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    run_indexed<IndexedOp::Read>(loop, self.data<T>(), index.data<int64_t>(), result.data<T>(),
-                                 detail::read_split(loop), fail);
+    run_indexed<IndexedOp::Read>(loop, self.data<T>(), index.data<int64_t>(), out.data<T>(), read_split(loop), fail);
   });
-  return detail::finish_out("gather", out, result);
 }
 
 // ---------------------------------------------------------------------------------------------
 // scatter, scatter_add (See Note [Scatter and gather geometry])
 
-Tensor scatter_(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
-  scatter_into(self, dim, index, &src, nullptr, false, true);
-  return self;
+OutputSpec scatter_meta(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
+  return scatter_spec(self, dim, index, &src);
 }
 
-Tensor scatter_(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value) {
-  scatter_into(self, dim, index, nullptr, &value, false, true);
-  return self;
+OutputSpec scatter_meta(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& /*value*/) {
+  return scatter_spec(self, dim, index, nullptr);
 }
 
-namespace {
-
-// The out-of-place scatters: a copy of self, scattered into, then out= or returned.
-Tensor scatter_copy(const char* op, const Tensor& out, const Tensor& self, int64_t dim, const Tensor& index,
-                    const Tensor* src, const Scalar* value, bool accumulate) {
-  check_scatter_args(self, index, src);
-  Tensor result = clone(self);
-  scatter_into(result, dim, index, src, value, accumulate, false);
-  return detail::finish_out(op, out, result);
+void scatter_impl(const Tensor& out, const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
+  scatter_into(out, self, dim, index, &src, nullptr, false);
 }
 
-}  // namespace
-
-Tensor scatter_out(const Tensor& out, const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
-  return scatter_copy("scatter", out, self, dim, index, &src, nullptr, false);
+void scatter_impl(const Tensor& out, const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value) {
+  scatter_into(out, self, dim, index, nullptr, &value, false);
 }
 
-Tensor scatter_out(const Tensor& out, const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value) {
-  return scatter_copy("scatter", out, self, dim, index, nullptr, &value, false);
+OutputSpec scatter_add_meta(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
+  return scatter_spec(self, dim, index, &src);
 }
 
-Tensor scatter_add_(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
-  scatter_into(self, dim, index, &src, nullptr, true, true);
-  return self;
+void scatter_add_impl(const Tensor& out, const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
+  scatter_into(out, self, dim, index, &src, nullptr, true);
 }
 
-Tensor scatter_add_out(const Tensor& out, const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
-  return scatter_copy("scatter_add", out, self, dim, index, &src, nullptr, true);
-}
+}  // namespace detail
 
 // ---------------------------------------------------------------------------------------------
 // index_add
@@ -532,33 +527,33 @@ Tensor masked_select_out(const Tensor& out, const Tensor& self, const Tensor& ma
 // ---------------------------------------------------------------------------------------------
 // take, put
 
-Tensor take_out(const Tensor& out, const Tensor& self, const Tensor& index) {
-  detail::check_cpu(self);
-  detail::check_cpu(index);
+namespace detail {
+
+OutputSpec take_meta(const Tensor& self, const Tensor& index) {
+  check_cpu(self);
+  check_cpu(index);
   WICK_CHECK(index.dtype() == DType::Int64, "Expected a long tensor for index, but got ",
              dtype_type_name(index.dtype()));
   WICK_CHECK_INDEX(self.numel() > 0 || index.numel() == 0, "tried to take from an empty tensor");
-  Tensor result = empty(index.sizes(), self.dtype(), self.device());
-  if (index.numel() > 0) {
-    const Tensor flat = contiguous(self);
-    const int64_t numel = self.numel();
-    const detail::IndexedLoop loop = flat_loop(index, numel);
-    dispatch(self.dtype(), [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      run_indexed<IndexedOp::Read>(loop, flat.data<T>(), index.data<int64_t>(), result.data<T>(),
-                                   detail::read_split(loop), [&](int64_t v) { fail_flat(v, numel); });
-    });
-  }
-  return detail::finish_out("take", out, result);
+  return {index.sizes().vec(), self.dtype(), self.device()};
 }
 
-namespace {
+void take_impl(const Tensor& out, const Tensor& self, const Tensor& index) {
+  if (index.numel() == 0) return;
+  const Tensor flat = contiguous(self);
+  const int64_t numel = self.numel();
+  const IndexedLoop loop = flat_loop(index, numel);  // out is contiguous, of index's shape
+  dispatch(self.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    run_indexed<IndexedOp::Read>(loop, flat.data<T>(), index.data<int64_t>(), out.data<T>(), read_split(loop),
+                                 [&](int64_t v) { fail_flat(v, numel); });
+  });
+}
 
-// put_ into self; `in_place`: self is the caller's tensor (Note [Bad indices leave self unchanged]).
-Tensor put_into(const Tensor& self, const Tensor& index, const Tensor& source, bool accumulate, bool in_place) {
-  detail::check_cpu(self);
-  detail::check_cpu(index);
-  detail::check_cpu(source);
+OutputSpec put_meta(const Tensor& self, const Tensor& index, const Tensor& source, bool /*accumulate*/) {
+  check_cpu(self);
+  check_cpu(index);
+  check_cpu(source);
   WICK_CHECK(index.dtype() == DType::Int64, "Expected a long tensor for index, but got ",
              dtype_type_name(index.dtype()));
   WICK_CHECK(self.dtype() == source.dtype(), "self and source expected to have the same dtype, but got "
@@ -566,36 +561,31 @@ Tensor put_into(const Tensor& self, const Tensor& index, const Tensor& source, b
   WICK_CHECK_INDEX(source.numel() == index.numel(), "Expected source and index to have the same number of "
                    "elements, but got source.numel() = ", source.numel(), ", index.numel() = ", index.numel());
   WICK_CHECK_INDEX(self.numel() > 0 || index.numel() == 0, "Tried to put elements into an empty tensor");
-  check_writable(self);
-  if (index.numel() == 0) return self;
-  const int64_t numel = self.numel();
-  const Tensor positions = unaliased(index, self);
-  const int64_t* pos = positions.data<int64_t>();
-  const detail::IndexedLoop loop = flat_loop(positions, numel);
+  return {self.sizes().vec(), self.dtype(), self.device()};
+}
+
+// out = self, then source written (or added) at the flat positions index of out, which is contiguous.
+// When out is self, every index is checked before the first write (Note [Bad indices leave self unchanged]).
+void put_impl(const Tensor& out, const Tensor& self, const Tensor& index, const Tensor& source, bool accumulate) {
+  const bool in_place = out.is_same(self);
+  if (!in_place) copy_(out, self);
+  if (index.numel() == 0) return;
+  const int64_t numel = out.numel();
+  const int64_t* pos = index.data<int64_t>();
+  const IndexedLoop loop = flat_loop(index, numel);
   const auto fail = [&](int64_t v) { fail_flat(v, numel); };
-  if (in_place) detail::check_indices(loop, pos, fail);
-  const Tensor values = contiguous(unaliased(source, self));
-  const Tensor flat = contiguous(self);  // self itself when it is contiguous; else written back below
-  dispatch(self.dtype(), [&](auto tag) {
+  if (in_place) check_indices(loop, pos, fail);
+  const Tensor values = contiguous(source);
+  dispatch(out.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     if (accumulate) {
-      run_indexed<IndexedOp::Add>(loop, flat.data<T>(), pos, values.data<T>(), Split::None, fail);
+      run_indexed<IndexedOp::Add>(loop, out.data<T>(), pos, values.data<T>(), Split::None, fail);
     } else {
-      run_indexed<IndexedOp::Write>(loop, flat.data<T>(), pos, values.data<T>(), Split::None, fail);
+      run_indexed<IndexedOp::Write>(loop, out.data<T>(), pos, values.data<T>(), Split::None, fail);
     }
   });
-  if (!flat.is_same(self)) copy_(self, flat);
-  return self;
 }
 
-}  // namespace
-
-Tensor put_(const Tensor& self, const Tensor& index, const Tensor& source, bool accumulate) {
-  return put_into(self, index, source, accumulate, true);
-}
-
-Tensor put(const Tensor& self, const Tensor& index, const Tensor& source, bool accumulate) {
-  return put_into(clone(self), index, source, accumulate, false);
-}
+}  // namespace detail
 
 }  // namespace wick
