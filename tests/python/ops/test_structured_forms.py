@@ -93,3 +93,68 @@ def test_selection_out_resized_and_checked(name):
     same(indices, ei)
     with pytest.raises(TypeError, match="expected out= to have dtype int64"):
         call_selection(name, w(x), out=(values, wick.empty(0, dtype=wick.int32)))
+
+
+# ---------------------------------------------------------------------------------------------
+# tril, triu (with in-place forms), diag
+
+
+@pytest.mark.parametrize("name,diagonal", [("tril", 0), ("tril", -1), ("triu", 1), ("triu", -2)])
+def test_triangle_forms(name, diagonal):
+    x = floats(2, 4, 5, seed=3)
+    expected = getattr(torch, name)(x, diagonal)
+    op = getattr(wick, name)
+    # out= not contiguous: written through
+    base = wick.zeros(5, 4, 2, dtype=wick.float64)
+    out = base.permute(2, 1, 0)
+    assert op(w(x), diagonal, out=out) is out
+    same(out, expected)
+    # out= is self
+    s = w(x)
+    assert op(s, diagonal, out=s) is s
+    same(s, expected)
+    # out= overlaps self partly
+    storage = wick.zeros(40 + 5, dtype=wick.float64)
+    s = storage[:40].view(2, 4, 5)
+    s.copy_(w(x))
+    out = storage[5:].view(2, 4, 5)
+    op(s, diagonal, out=out)
+    same(out, expected)
+    # in place on a contiguous self: self itself, written directly
+    s = w(x)
+    data = s.data_ptr()
+    assert getattr(s, name + "_")(diagonal) is s
+    assert s.data_ptr() == data
+    same(s, expected)
+    # in place on a transposed view: written through to its base
+    base = w(x.transpose(1, 2).contiguous())
+    view = base.transpose(1, 2)
+    assert getattr(view, name + "_")(diagonal) is view
+    same(view, expected)
+    same(base, expected.transpose(1, 2))
+
+
+@pytest.mark.parametrize("shape,diagonal", [((4,), 0), ((4,), -2), ((4, 5), 1), ((4, 5), -1)])
+def test_diag_out(shape, diagonal):
+    x = floats(*shape, seed=4)
+    expected = torch.diag(x, diagonal)
+    if expected.dim() == 2:
+        base = wick.full((expected.shape[1], expected.shape[0]), 7.0, dtype=wick.float64)
+        out = base.t()  # not contiguous
+    else:
+        base = wick.full((2 * expected.shape[0],), 7.0, dtype=wick.float64)
+        out = base[::2]
+    assert wick.diag(w(x), diagonal, out=out) is out
+    same(out, expected)
+    # out= overlapping self: self is read before out= is written
+    s = w(x)
+    if s.dim() == 2:
+        out = s.view(-1)[:expected.numel()]
+        wick.diag(s, diagonal, out=out)
+        same(out, expected)
+    else:
+        storage = wick.zeros(expected.numel() + 4, dtype=wick.float64)
+        storage[:4].copy_(s)
+        out = storage.view(-1)[: expected.numel()].view(*expected.shape)
+        wick.diag(storage[:4], diagonal, out=out)
+        same(out, expected)
