@@ -158,3 +158,74 @@ def test_diag_out(shape, diagonal):
         out = storage.view(-1)[: expected.numel()].view(*expected.shape)
         wick.diag(storage[:4], diagonal, out=out)
         same(out, expected)
+
+
+# ---------------------------------------------------------------------------------------------
+# clamp (with an in-place form), with numbers and with tensors as bounds
+
+CLAMPS = [
+    ("numbers", lambda lib, x: (-0.5, 0.7)),
+    ("min only", lambda lib, x: (0.1, None)),
+    ("max only", lambda lib, x: (None, -0.2)),
+    ("tensors", lambda lib, x: (lib.full((5,), -0.3, dtype=x.dtype), lib.full((4, 1), 0.4, dtype=x.dtype))),
+]
+
+
+def _as(lib, x):
+    return x if lib is torch else w(x)
+
+
+@pytest.mark.parametrize("bounds", [b for _, b in CLAMPS], ids=[n for n, _ in CLAMPS])
+def test_clamp_forms(bounds):
+    x = floats(4, 5, seed=5)
+    expected = torch.clamp(x, *bounds(torch, x))
+    b = bounds(wick, w(x))
+    # out= not contiguous
+    base = wick.zeros(5, 4, dtype=wick.float64)
+    out = base.t()
+    assert wick.clamp(w(x), *b, out=out) is out
+    same(out, expected)
+    # out= is self
+    s = w(x)
+    assert wick.clamp(s, *b, out=s) is s
+    same(s, expected)
+    # in place on a contiguous self: written directly
+    s = w(x)
+    data = s.data_ptr()
+    assert s.clamp_(*b) is s and s.data_ptr() == data
+    same(s, expected)
+    # in place on a transposed view
+    base = w(x.t())
+    view = base.t()
+    assert view.clamp_(*b) is view
+    same(view, expected)
+    same(base, expected.t())
+
+
+def test_clamp_in_place_bound_overlaps_self():
+    x = floats(4, 5, seed=6)
+    expected = torch.clamp(x, x[1], x[2])  # the bounds are rows of self: read before self is written
+    s = w(x)
+    assert s.clamp_(s[1], s[2]) is s
+    same(s, expected)
+    s = w(x)
+    out = wick.clamp(s, s[1], s[2], out=s[0:4])
+    same(out, expected)
+
+
+def test_clamp_promotes_and_refuses_in_place_without_writing():
+    x = torch.arange(-3, 5, dtype=torch.int32).reshape(2, 4)
+    expected = torch.clamp(x, wick_min := 0.5, 2)
+    got = wick.clamp(w(x), wick_min, 2)
+    same(got, expected)  # int32 with a float bound: float32
+    out = wick.empty(0, dtype=wick.float32)
+    assert wick.clamp(w(x), 0.5, 2, out=out) is out
+    same(out, expected)
+    s = w(x)
+    with pytest.raises(RuntimeError, match="can't be cast to the desired output type Int"):
+        s.clamp_(0.5, 2)
+    same(s, x)
+    u = wick.arange(8, dtype=wick.uint8)
+    with pytest.raises(RuntimeError, match="cannot be converted to type uint8_t"):  # refused before min is applied
+        u.clamp_(2, 300)
+    assert u.tolist() == list(range(8))
