@@ -22,7 +22,7 @@
 #include "wick/ops/tril.h"
 #include "wick/ops/triu.h"
 #include "wick/ops/view.h"
-#include "wick/ops/zeros.h"
+#include "wick/ops/zero_.h"
 #include "wick/overflow.h"
 
 namespace wick {
@@ -53,12 +53,16 @@ void zero_outside_triangle(const Tensor& t, bool lower, int64_t diagonal) {
   });
 }
 
-Tensor triangle_out(const char* op, bool lower, const Tensor& out, const Tensor& self, int64_t diagonal) {
+detail::OutputSpec triangle_meta(const Tensor& self) {
   WICK_CHECK_INDEX(self.dim() >= 2, "input tensor must have at least 2 dimensions, got ", self.dim());
   detail::check_cpu(self);
-  Tensor result = clone(self);
-  zero_outside_triangle(result, lower, diagonal);
-  return detail::finish_out(op, out, result);
+  return {self.sizes().vec(), self.dtype(), self.device()};
+}
+
+// self's elements into out (unless out is self: the in-place form), then the others zeroed.
+void triangle_impl(bool lower, const Tensor& out, const Tensor& self, int64_t diagonal) {
+  if (!out.is_same(self)) copy_(out, self);
+  zero_outside_triangle(out, lower, diagonal);
 }
 
 }  // namespace
@@ -158,30 +162,37 @@ Tensor roll(const Tensor& self, IntArrayRef shifts, OptionalIntArrayRef dims) {
   return result;
 }
 
-Tensor tril_out(const Tensor& out, const Tensor& self, int64_t diagonal) {
-  return triangle_out("tril", true, out, self, diagonal);
-}
+namespace detail {
 
-Tensor triu_out(const Tensor& out, const Tensor& self, int64_t diagonal) {
-  return triangle_out("triu", false, out, self, diagonal);
-}
+OutputSpec tril_meta(const Tensor& self, int64_t /*diagonal*/) { return triangle_meta(self); }
 
-Tensor diag_out(const Tensor& out, const Tensor& self, int64_t diagonal) {
+void tril_impl(const Tensor& out, const Tensor& self, int64_t diagonal) { triangle_impl(true, out, self, diagonal); }
+
+OutputSpec triu_meta(const Tensor& self, int64_t /*diagonal*/) { return triangle_meta(self); }
+
+void triu_impl(const Tensor& out, const Tensor& self, int64_t diagonal) { triangle_impl(false, out, self, diagonal); }
+
+OutputSpec diag_meta(const Tensor& self, int64_t diagonal) {
   WICK_CHECK(self.dim() == 1 || self.dim() == 2, "matrix or a vector expected, got a ", self.dim(),
              "-D tensor");
-  Tensor result;
-  if (self.dim() == 1) {
-    const int64_t n = self.size(0);
-    const uint64_t shift = diagonal < 0 ? 0 - uint64_t(diagonal) : uint64_t(diagonal);
-    WICK_CHECK_KIND(OutOfMemoryError, shift <= uint64_t(std::numeric_limits<int64_t>::max() - n),
-                    "a matrix for diagonal ", diagonal, " is too large");
-    const int64_t side = n + int64_t(shift);
-    result = zeros({side, side}, self.dtype(), self.device());
-    copy_(wick::diagonal(result, diagonal), self);
-  } else {
-    result = clone(wick::diagonal(self, diagonal));
-  }
-  return detail::finish_out("diag", out, result);
+  if (self.dim() == 2) return {wick::diagonal(self, diagonal).sizes().vec(), self.dtype(), self.device()};
+  const int64_t n = self.size(0);
+  const uint64_t shift = diagonal < 0 ? 0 - uint64_t(diagonal) : uint64_t(diagonal);
+  WICK_CHECK_KIND(OutOfMemoryError, shift <= uint64_t(std::numeric_limits<int64_t>::max() - n),
+                  "a matrix for diagonal ", diagonal, " is too large");
+  const int64_t side = n + int64_t(shift);
+  return {DimVector{side, side}, self.dtype(), self.device()};
 }
+
+void diag_impl(const Tensor& out, const Tensor& self, int64_t diagonal) {
+  if (self.dim() == 1) {
+    zero_(out);
+    copy_(wick::diagonal(out, diagonal), self);
+  } else {
+    copy_(out, wick::diagonal(self, diagonal));
+  }
+}
+
+}  // namespace detail
 
 }  // namespace wick

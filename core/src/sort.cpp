@@ -1,6 +1,7 @@
 // core/src/sort.cpp: sort, argsort, topk, kthvalue, median and nanmedian, each a pick of the line engine
 // (core/src/sort_lines.h) in the order of Note [Ordering with NaN].
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <type_traits>
@@ -19,7 +20,10 @@ namespace {
 
 using detail::ByValueThenIndex;
 using detail::Entry;
+using detail::OutputSpec;
 using detail::select_lines;
+using detail::select_lines_into;
+using detail::select_lines_shape;
 
 template <typename Line>
 using value_of = std::decay_t<decltype(std::declval<Line&>()[0].value)>;
@@ -33,12 +37,6 @@ void check_not_bool(const Tensor& self) {
 int64_t line_length(const Tensor& self, int64_t dim) {
   const int64_t d = self.wrap_dim(dim);
   return self.dim() == 0 ? 1 : self.size(d);
-}
-
-// The results, or copies of them in out= (Note [Out forms of hand-written ops]).
-std::tuple<Tensor, Tensor> finish_outs(const char* op, const Tensor& values, const Tensor& indices,
-                                       const std::tuple<Tensor, Tensor>& result) {
-  return {detail::finish_out(op, values, std::get<0>(result)), detail::finish_out(op, indices, std::get<1>(result))};
 }
 
 // sort's pick. The NaNs are set apart first, after the numbers, so that the
@@ -104,24 +102,38 @@ Tensor median_all(const Tensor& self, bool ignore_nan) {
   return std::get<0>(median_along(reshape(self, {-1}), 0, false, ignore_nan));
 }
 
+// The values (self's dtype) and int64 indices of select_lines_into.
+std::array<OutputSpec, 2> line_results(const Tensor& self, int64_t dim, int64_t m, bool keepdim) {
+  const DimVector shape = select_lines_shape(self, dim, m, keepdim);
+  return {OutputSpec{shape, self.dtype(), self.device()}, OutputSpec{shape, DType::Int64, self.device()}};
+}
+
 }  // namespace
 
-std::tuple<Tensor, Tensor> sort_out(const Tensor& values, const Tensor& indices, const Tensor& self, int64_t dim,
-                                    bool descending, bool stable) {
-  const auto result = select_lines(self, dim, line_length(self, dim), true,
-                                   [=](auto& line) { sort_line(line, descending, stable); });
-  return finish_outs("sort", values, indices, result);
+namespace detail {
+
+std::array<OutputSpec, 2> sort_meta(const Tensor& self, int64_t dim, bool /*descending*/, bool /*stable*/) {
+  const int64_t length = line_length(self, dim);
+  check_cpu(self);
+  return line_results(self, dim, length, true);
 }
 
-Tensor argsort(const Tensor& self, int64_t dim, bool descending, bool stable) {
-  return std::get<1>(sort(self, dim, descending, stable));
+void sort_impl(const Tensor& values, const Tensor& indices, const Tensor& self, int64_t dim, bool descending,
+               bool stable) {
+  select_lines_into(values, indices, self, dim, line_length(self, dim), true,
+                    [=](auto& line) { sort_line(line, descending, stable); });
 }
 
-std::tuple<Tensor, Tensor> topk_out(const Tensor& values, const Tensor& indices, const Tensor& self, int64_t k,
-                                    int64_t dim, bool largest, bool sorted) {
+std::array<OutputSpec, 2> topk_meta(const Tensor& self, int64_t k, int64_t dim, bool /*largest*/, bool /*sorted*/) {
   check_not_bool(self);
   WICK_CHECK(k >= 0 && k <= line_length(self, dim), "selected index k out of range");
-  const auto result = select_lines(self, dim, k, true, [=](auto& line) {
+  check_cpu(self);
+  return line_results(self, dim, k, true);
+}
+
+void topk_impl(const Tensor& values, const Tensor& indices, const Tensor& self, int64_t k, int64_t dim,
+               bool largest, bool sorted) {
+  select_lines_into(values, indices, self, dim, k, true, [=](auto& line) {
     const ByValueThenIndex<value_of<decltype(line)>> order{largest};  // largest first: descending
     if (sorted) {
       std::partial_sort(line.begin(), line.begin() + k, line.end(), order);
@@ -129,17 +141,26 @@ std::tuple<Tensor, Tensor> topk_out(const Tensor& values, const Tensor& indices,
       std::nth_element(line.begin(), line.begin() + k, line.end(), order);
     }
   });
-  return finish_outs("topk", values, indices, result);
 }
 
-std::tuple<Tensor, Tensor> kthvalue_out(const Tensor& values, const Tensor& indices, const Tensor& self, int64_t k,
-                                        int64_t dim, bool keepdim) {
+std::array<OutputSpec, 2> kthvalue_meta(const Tensor& self, int64_t k, int64_t dim, bool keepdim) {
   check_not_bool(self);
   WICK_CHECK(k >= 1 && k <= line_length(self, dim), "selected number k out of range for dimension ",
              self.wrap_dim(dim));
-  const auto result = select_lines(self, dim, 1, keepdim,
-                                   [k](auto& line) { select_rank(line, size_t(k - 1)); });
-  return finish_outs("kthvalue", values, indices, result);
+  check_cpu(self);
+  return line_results(self, dim, 1, keepdim);
+}
+
+void kthvalue_impl(const Tensor& values, const Tensor& indices, const Tensor& self, int64_t k, int64_t dim,
+                   bool keepdim) {
+  select_lines_into(values, indices, self, dim, 1, keepdim,
+                    [k](auto& line) { select_rank(line, size_t(k - 1)); });
+}
+
+}  // namespace detail
+
+Tensor argsort(const Tensor& self, int64_t dim, bool descending, bool stable) {
+  return std::get<1>(sort(self, dim, descending, stable));
 }
 
 std::tuple<Tensor, Tensor> median(const Tensor& self, int64_t dim, bool keepdim) {

@@ -63,28 +63,34 @@ struct ByValueThenIndex {
 
 // Note [Lines along a dim]
 // ~~~~~~~~~~~~~~~~~~~~~~~~
-// select_lines reads each line of `self` along `dim` (of any strides; a 0-d
+// select_lines_into reads each line of `self` along `dim` (of any strides; a 0-d
 // tensor is one line of one element) into entries (value, position), in
 // opmath_t so that Half and BFloat16 compare as float. pick(entries) reorders
 // them so that the first m are the results of that line, which go, in order,
-// to the same line of the values and int64 indices it returns: of size m along
-// dim, or without dim when !keepdim (then m is 1). Lines are independent, so
-// an op is only its pick.
-template <typename Pick>
-std::tuple<Tensor, Tensor> select_lines(const Tensor& self, int64_t dim, int64_t m, bool keepdim,
-                                        Pick pick) {
-  check_cpu(self);
+// to the same line of `values` and the int64 `indices`: contiguous, of the
+// shape select_lines_shape gives (size m along dim, or without dim when
+// !keepdim, then m is 1). Lines are independent, so an op is only its pick.
+// select_lines returns new results.
+
+// The shape of the results of select_lines_into.
+inline DimVector select_lines_shape(const Tensor& self, int64_t dim, int64_t m, bool keepdim) {
   const int64_t d = self.wrap_dim(dim);
-  const bool zero_dim = self.dim() == 0;
-  WICK_INTERNAL_ASSERT(keepdim || m == 1 || zero_dim, "only a line of one result drops its dim");
+  WICK_INTERNAL_ASSERT(keepdim || m == 1 || self.dim() == 0, "only a line of one result drops its dim");
   DimVector shape;
   for (int64_t k = 0; k < self.dim(); ++k) {
     if (k != d) shape.push_back(self.size(k));
     else if (keepdim) shape.push_back(m);
   }
-  const Tensor values = empty(shape, self.dtype(), kCPU), indices = empty(shape, DType::Int64, kCPU);
+  return shape;
+}
+
+template <typename Pick>
+void select_lines_into(const Tensor& values, const Tensor& indices, const Tensor& self, int64_t dim, int64_t m,
+                       bool keepdim, Pick pick) {
+  const int64_t d = self.wrap_dim(dim);
+  const bool zero_dim = self.dim() == 0;
   // No line to pick from: the dim along the lines may still be longer than memory.
-  if (values.numel() == 0) return {values, indices};
+  if (values.numel() == 0) return;
   // The other dims, and the strides of self and of the results along them: the
   // results have no dim d when !keepdim, and are contiguous, like each other.
   DimVector kept, self_strides, out_strides;
@@ -116,6 +122,15 @@ std::tuple<Tensor, Tensor> select_lines(const Tensor& self, int64_t dim, int64_t
       }
     });
   });
+}
+
+template <typename Pick>
+std::tuple<Tensor, Tensor> select_lines(const Tensor& self, int64_t dim, int64_t m, bool keepdim,
+                                        Pick pick) {
+  check_cpu(self);
+  const DimVector shape = select_lines_shape(self, dim, m, keepdim);
+  const Tensor values = empty(shape, self.dtype(), kCPU), indices = empty(shape, DType::Int64, kCPU);
+  select_lines_into(values, indices, self, dim, m, keepdim, pick);
   return {values, indices};
 }
 
