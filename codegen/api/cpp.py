@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Tuple
 
-from codegen.model import Cpp, Declaration, Form, Pointwise, PythonGlue
+from codegen.model import Cpp, Declaration, Form, PythonGlue
 from codegen.schema import (BaseTy, BaseType, ListType, OptionalType, Param, Return, Signature, Type, base_of,
                             is_list, is_optional)
 
@@ -101,16 +101,12 @@ class CppFunction:
 
     @property
     def hand_written(self) -> bool:
-        """Whether core implements it by hand: the meta and impl of a structured op, or the one form of a
-        `cpp:` op without others (see Note [Out forms of hand-written ops] in op_support.h for the rest)."""
+        """Whether core implements it by hand: the meta and impl of a structured op, and every form of
+        another `cpp:` op (Note [Structured ops] in wick/structured.h)."""
         impl = self.decl.impl
         if not isinstance(impl, Cpp):
             return False
-        if impl.structured:
-            return self.form in (Form.meta, Form.impl)
-        if self.decl.api.inplace or self.decl.api.out:
-            return self.form == Form.out
-        return True
+        return self.form in (Form.meta, Form.impl) if impl.structured else True
 
     @property
     def in_detail(self) -> bool:
@@ -143,19 +139,15 @@ def functions(decl: Declaration) -> List[CppFunction]:
     for sig in api.signatures:
         ps = tuple(_params(sig))
         # In-place and out= forms hand back the tensors they wrote, by reference: no reference
-        # count changes hands on the per-call path. (Hand-written ones that are not structured
-        # still return what they made; see Note [Out forms of hand-written ops].)
-        written = written_return_type(sig) if structured or isinstance(impl, Pointwise) \
-            else signature_return_type(sig)
+        # count changes hands on the per-call path.
+        written = written_return_type(sig)
         if api.mutates_self:
             result.append(CppFunction(base, ps, written, decl, sig, Form.inplace))
         else:
             result.append(CppFunction(base, ps, signature_return_type(sig), decl, sig, Form.functional))
         if api.inplace:
             result.append(CppFunction(base + "_", ps, written, decl, sig, Form.inplace))
-        # A hand-written in-place op is derived from its out form, which then exists
-        # even when Python gets no out= (Note [Out forms of hand-written ops]).
-        if api.out or (api.inplace and isinstance(impl, Cpp) and not structured):
+        if api.out:
             result.append(CppFunction(base + "_out", out_params(sig) + ps, written, decl, sig, Form.out))
         if structured:
             bare = tuple(_params(sig, defaults=False))

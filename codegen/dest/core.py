@@ -6,7 +6,7 @@ from typing import Dict, List
 
 from codegen.api import cpp
 from codegen.dest.common import CPP_TYPE, Layout, render
-from codegen.model import Backend, Cpp, Declaration, Form, Output, Pointwise, Promotion, PythonGlue
+from codegen.model import Backend, Declaration, Form, Output, Pointwise, Promotion, PythonGlue
 from codegen.reader import MAX_OPERANDS
 from codegen.schema import DTYPES, BaseTy, Signature, base_of, is_list
 
@@ -22,17 +22,6 @@ def _pointwise_body(fn: cpp.CppFunction) -> str:
         return f"return detail::pointwise({decl.name}_pointwise, {operands});"
     target, mode = ("self", "InPlace") if fn.form == Form.inplace else ("out", "Out")
     return f"return detail::pointwise_into({decl.name}_pointwise, {target}, OutMode::{mode}, {operands});"
-
-
-def _derived_body(fn: cpp.CppFunction) -> str:
-    """Functional and in-place forms of a hand-written op that has an out form."""
-    args = ", ".join(fn.arg_names)
-    if fn.form == Form.functional:
-        outs = ", ".join("Tensor()" for _ in cpp.out_params(fn.sig))
-        return f"return {fn.name}_out({outs}, {args});"
-    assert fn.form == Form.inplace
-    base = fn.name[:-1]
-    return f"return detail::assign_inplace(self, {base}_out(Tensor(), {args}));"
 
 
 def _structured_body(fn: cpp.CppFunction) -> str:
@@ -114,10 +103,8 @@ def emit(decls: List[Declaration], layout: Layout) -> Dict[str, str]:
     for fn in core_fns:
         if isinstance(fn.decl.impl, Pointwise):
             bodies.append((fn, _pointwise_body(fn)))
-        elif isinstance(fn.decl.impl, Cpp) and fn.decl.impl.structured and not fn.hand_written:
+        elif not fn.hand_written:
             bodies.append((fn, _structured_body(fn)))
-        elif isinstance(fn.decl.impl, Cpp) and not fn.hand_written:
-            bodies.append((fn, _derived_body(fn)))
     headers = _headers(decls)
     files = {
         "include/wick/ops.h": render("ops.h.j2", headers=[h[len("include/"):] for h in headers]),

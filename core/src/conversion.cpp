@@ -66,7 +66,7 @@ void copy_across_devices(const Tensor& dst, const Tensor& src) {
 
 }  // namespace
 
-Tensor copy_(const Tensor& self, const Tensor& src) {
+const Tensor& copy_(const Tensor& self, const Tensor& src) {
   WICK_CHECK_VALUE(self.defined() && src.defined(), "expected tensors, got None");
   WICK_CHECK(detail::broadcasts_to(src.sizes(), self.sizes()),
              "the source of shape ", shape_str(src.sizes()),
@@ -149,6 +149,6 @@ Tensor detach(const Tensor& self) {
   return make_tensor(self.storage(), self.dtype(), self.sizes().vec(), self.strides().vec(), self.storage_offset());
 }
 
-Tensor detach_(const Tensor& self) { return self; }
+const Tensor& detach_(const Tensor& self) { return self; }
 
 }  // namespace wick

@@ -7,7 +7,6 @@
 #include <string_view>
 
 #include "wick/ops/div.h"
-#include "wick/ops/div_.h"
 #include "wick/ops/div_trunc.h"
 #include "wick/ops/floor_divide.h"
 #include "wick/ops/true_divide.h"
@@ -25,18 +24,30 @@ Rounding rounding(std::optional<std::string_view> mode) {
                            "'");
 }
 
+// Each form of div is the same form of the op its rounding mode names.
 template <typename Other>
-Tensor div_out_impl(const Tensor& out, const Tensor& self, const Other& other, std::optional<std::string_view> mode) {
+Tensor div_functional(const Tensor& self, const Other& other, std::optional<std::string_view> mode) {
   switch (rounding(mode)) {
-    case Rounding::Trunc: return out.defined() ? div_trunc_out(out, self, other) : div_trunc(self, other);
-    case Rounding::Floor: return out.defined() ? floor_divide_out(out, self, other) : floor_divide(self, other);
+    case Rounding::Trunc: return div_trunc(self, other);
+    case Rounding::Floor: return floor_divide(self, other);
     case Rounding::None: break;
   }
-  return out.defined() ? true_divide_out(out, self, other) : true_divide(self, other);
+  return true_divide(self, other);
 }
 
 template <typename Other>
-Tensor div_inplace_impl(const Tensor& self, const Other& other, std::optional<std::string_view> mode) {
+const Tensor& div_into(const Tensor& out, const Tensor& self, const Other& other,
+                       std::optional<std::string_view> mode) {
+  switch (rounding(mode)) {
+    case Rounding::Trunc: return div_trunc_out(out, self, other);
+    case Rounding::Floor: return floor_divide_out(out, self, other);
+    case Rounding::None: break;
+  }
+  return true_divide_out(out, self, other);
+}
+
+template <typename Other>
+const Tensor& div_inplace(const Tensor& self, const Other& other, std::optional<std::string_view> mode) {
   switch (rounding(mode)) {
     case Rounding::Trunc: return div_trunc_(self, other);
     case Rounding::Floor: return floor_divide_(self, other);
@@ -47,22 +58,30 @@ Tensor div_inplace_impl(const Tensor& self, const Other& other, std::optional<st
 
 }  // namespace
 
-Tensor div_out(const Tensor& out, const Tensor& self, const Tensor& other,
-               std::optional<std::string_view> rounding_mode) {
-  return div_out_impl(out, self, other, rounding_mode);
+Tensor div(const Tensor& self, const Tensor& other, std::optional<std::string_view> rounding_mode) {
+  return div_functional(self, other, rounding_mode);
 }
 
-Tensor div_out(const Tensor& out, const Tensor& self, const Scalar& other,
-               std::optional<std::string_view> rounding_mode) {
-  return div_out_impl(out, self, other, rounding_mode);
+Tensor div(const Tensor& self, const Scalar& other, std::optional<std::string_view> rounding_mode) {
+  return div_functional(self, other, rounding_mode);
 }
 
-Tensor div_(const Tensor& self, const Tensor& other, std::optional<std::string_view> rounding_mode) {
-  return div_inplace_impl(self, other, rounding_mode);
+const Tensor& div_out(const Tensor& out, const Tensor& self, const Tensor& other,
+                      std::optional<std::string_view> rounding_mode) {
+  return div_into(out, self, other, rounding_mode);
 }
 
-Tensor div_(const Tensor& self, const Scalar& other, std::optional<std::string_view> rounding_mode) {
-  return div_inplace_impl(self, other, rounding_mode);
+const Tensor& div_out(const Tensor& out, const Tensor& self, const Scalar& other,
+                      std::optional<std::string_view> rounding_mode) {
+  return div_into(out, self, other, rounding_mode);
+}
+
+const Tensor& div_(const Tensor& self, const Tensor& other, std::optional<std::string_view> rounding_mode) {
+  return div_inplace(self, other, rounding_mode);
+}
+
+const Tensor& div_(const Tensor& self, const Scalar& other, std::optional<std::string_view> rounding_mode) {
+  return div_inplace(self, other, rounding_mode);
 }
 
 }  // namespace wick

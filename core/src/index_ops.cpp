@@ -426,7 +426,8 @@ void scatter_add_impl(const Tensor& out, const Tensor& self, int64_t dim, const 
 // ---------------------------------------------------------------------------------------------
 // index_add
 
-Tensor index_add_(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source, const Scalar& alpha) {
+const Tensor& index_add_(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source,
+                         const Scalar& alpha) {
   detail::check_cpu(self);
   detail::check_cpu(index);
   detail::check_cpu(source);
@@ -469,22 +470,27 @@ Tensor index_add_(const Tensor& self, int64_t dim, const Tensor& index, const Te
   return self;
 }
 
-Tensor index_add_out(const Tensor& out, const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source,
-                     const Scalar& alpha) {
+Tensor index_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source, const Scalar& alpha) {
   Tensor result = clone(self);
   index_add_(result, dim, index, source, alpha);
-  return detail::finish_out("index_add", out, result);
+  return result;
+}
+
+const Tensor& index_add_out(const Tensor& out, const Tensor& self, int64_t dim, const Tensor& index,
+                            const Tensor& source, const Scalar& alpha) {
+  detail::prepare_out("index_add", out, self.sizes(), self.dtype(), self.device());
+  return copy_(out, index_add(self, dim, index, source, alpha));
 }
 
 // ---------------------------------------------------------------------------------------------
 // masked_fill, masked_select
 
-Tensor masked_fill_(const Tensor& self, const Tensor& mask, const Scalar& value) {
+const Tensor& masked_fill_(const Tensor& self, const Tensor& mask, const Scalar& value) {
   masked_fill_into("masked_fill_", self, mask, value);
   return self;
 }
 
-Tensor masked_fill_(const Tensor& self, const Tensor& mask, const Tensor& value) {
+const Tensor& masked_fill_(const Tensor& self, const Tensor& mask, const Tensor& value) {
   masked_fill_into("masked_fill_", self, mask, fill_value(value));
   return self;
 }
@@ -497,7 +503,12 @@ Tensor masked_fill(const Tensor& self, const Tensor& mask, const Tensor& value) 
   return masked_fill_copy(self, mask, fill_value(value));
 }
 
-Tensor masked_select_out(const Tensor& out, const Tensor& self, const Tensor& mask) {
+namespace {
+
+// The selection written where it belongs: a new tensor when `out` is undefined, else out= once it is
+// resized to the count (Note [Two-pass selection]) when it is contiguous and overlaps no argument, and
+// otherwise a new tensor copied into it.
+Tensor masked_select_into(const Tensor& out, const Tensor& self, const Tensor& mask) {
   detail::check_cpu(self);
   check_mask("masked_select", mask);
   const DimVector shape = broadcast_shapes(self.sizes(), mask.sizes());
@@ -513,7 +524,13 @@ Tensor masked_select_out(const Tensor& out, const Tensor& self, const Tensor& ma
     detail::count_then_write(
         chunks.size(),
         [&](int64_t c) { return chunks.count_true(c, 1, bits); },
-        [&](int64_t total) { result = empty({total}, self.dtype(), self.device()); },
+        [&](int64_t total) {
+          if (out.defined()) result = detail::prepare_out("masked_select", out, {total}, self.dtype(), self.device());
+          if (!result.defined() || !result.is_contiguous() || detail::may_overlap(result, self) ||
+              detail::may_overlap(result, mask)) {
+            result = empty({total}, self.dtype(), self.device());
+          }
+        },
         [&](int64_t c, int64_t start) {
           T* dst = result.data<T>() + start;
           chunks.walk(c, [&](const std::array<int64_t, 2>& off, const DimVector&) {
@@ -521,7 +538,18 @@ Tensor masked_select_out(const Tensor& out, const Tensor& self, const Tensor& ma
           });
         });
   });
-  return detail::finish_out("masked_select", out, result);
+  if (out.defined() && !result.is_same(out)) copy_(out, result);
+  return result;
+}
+
+}  // namespace
+
+Tensor masked_select(const Tensor& self, const Tensor& mask) { return masked_select_into(Tensor(), self, mask); }
+
+const Tensor& masked_select_out(const Tensor& out, const Tensor& self, const Tensor& mask) {
+  WICK_CHECK_VALUE(out.defined(), "expected a tensor for out=, got None");
+  masked_select_into(out, self, mask);
+  return out;
 }
 
 // ---------------------------------------------------------------------------------------------

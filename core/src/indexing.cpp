@@ -221,8 +221,8 @@ Tensor index(const Tensor& self, ArrayRef<std::optional<Tensor>> indices) {
   return result;
 }
 
-Tensor index_put_(const Tensor& self, ArrayRef<std::optional<Tensor>> indices, const Tensor& values,
-                  bool accumulate) {
+const Tensor& index_put_(const Tensor& self, ArrayRef<std::optional<Tensor>> indices, const Tensor& values,
+                         bool accumulate) {
   WICK_CHECK_VALUE(self.defined() && values.defined(), "expected tensors, got None");
   WICK_CHECK_TYPE(values.dtype() == self.dtype(), "Index put requires the source and destination ",
                   "dtypes match, got ", dtype_type_name(self.dtype()), " for the destination and ",
@@ -262,7 +262,9 @@ Tensor index_put_(const Tensor& self, ArrayRef<std::optional<Tensor>> indices, c
 
 Tensor index_put(const Tensor& self, ArrayRef<std::optional<Tensor>> indices, const Tensor& values, bool accumulate) {
   WICK_CHECK_VALUE(self.defined(), "expected a tensor, got None");
-  return index_put_(clone(self), indices, values, accumulate);
+  Tensor result = clone(self);
+  index_put_(result, indices, values, accumulate);
+  return result;
 }
 
 namespace {

@@ -78,8 +78,9 @@ bool copy_contiguous(const Tensor& result, TensorListRef tensors, int64_t d) {
   return true;
 }
 
-// cat under the name `op`: the inputs promoted together, each copied into its slice of the result.
-Tensor join_out(const char* op, const Tensor& out, TensorListRef tensors, int64_t dim) {
+// cat under the name `op`: the inputs promoted together, each copied into its slice of the
+// result, which is out= or, when out is undefined, a new tensor (result_of).
+Tensor join(const char* op, const Tensor& out, TensorListRef tensors, int64_t dim) {
   const DType dtype = promoted(tensors);
   const Tensor* shape = nullptr;  // the first tensor that is not legacy-empty
   for (size_t i = 0; i < tensors.size(); ++i) {
@@ -126,11 +127,7 @@ std::vector<Tensor> at_least(TensorListRef tensors, int64_t ndim) {
   return result;
 }
 
-}  // namespace
-
-Tensor cat_out(const Tensor& out, TensorListRef tensors, int64_t dim) { return join_out("cat", out, tensors, dim); }
-
-Tensor stack_out(const Tensor& out, TensorListRef tensors, int64_t dim) {
+Tensor stack_into(const Tensor& out, TensorListRef tensors, int64_t dim) {
   const DType dtype = promoted(tensors);
   const IntArrayRef shape = tensors[0].sizes();
   for (size_t i = 1; i < tensors.size(); ++i) {
@@ -146,15 +143,47 @@ Tensor stack_out(const Tensor& out, TensorListRef tensors, int64_t dim) {
   return result;
 }
 
-Tensor hstack_out(const Tensor& out, TensorListRef tensors) {
+Tensor hstack_into(const Tensor& out, TensorListRef tensors) {
   promoted(tensors);  // checks the list before at_least() reads it
   const std::vector<Tensor> rows = at_least(tensors, 1);
-  return join_out("hstack", out, rows, rows[0].dim() == 1 ? 0 : 1);
+  return join("hstack", out, rows, rows[0].dim() == 1 ? 0 : 1);
 }
 
-Tensor vstack_out(const Tensor& out, TensorListRef tensors) {
+Tensor vstack_into(const Tensor& out, TensorListRef tensors) {
   promoted(tensors);  // checks the list before at_least() reads it
-  return join_out("vstack", out, at_least(tensors, 2), 0);
+  return join("vstack", out, at_least(tensors, 2), 0);
+}
+
+}  // namespace
+
+// Each join writes its result where it belongs: a new tensor, or out= (resized, and
+// checked not to overlap an input), with no copy after.
+Tensor cat(TensorListRef tensors, int64_t dim) { return join("cat", Tensor(), tensors, dim); }
+
+const Tensor& cat_out(const Tensor& out, TensorListRef tensors, int64_t dim) {
+  join("cat", out, tensors, dim);
+  return out;
+}
+
+Tensor stack(TensorListRef tensors, int64_t dim) { return stack_into(Tensor(), tensors, dim); }
+
+const Tensor& stack_out(const Tensor& out, TensorListRef tensors, int64_t dim) {
+  stack_into(out, tensors, dim);
+  return out;
+}
+
+Tensor hstack(TensorListRef tensors) { return hstack_into(Tensor(), tensors); }
+
+const Tensor& hstack_out(const Tensor& out, TensorListRef tensors) {
+  hstack_into(out, tensors);
+  return out;
+}
+
+Tensor vstack(TensorListRef tensors) { return vstack_into(Tensor(), tensors); }
+
+const Tensor& vstack_out(const Tensor& out, TensorListRef tensors) {
+  vstack_into(out, tensors);
+  return out;
 }
 
 }  // namespace wick

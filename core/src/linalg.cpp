@@ -418,12 +418,23 @@ void matmul_impl(const Tensor& out, const Tensor& self, const Tensor& other) {
 
 }  // namespace detail
 
-Tensor outer_out(const Tensor& out, const Tensor& self, const Tensor& vec2) {
+namespace {
+
+// self as a column, which mul broadcasts against the row vec2.
+Tensor outer_column(const Tensor& self, const Tensor& vec2) {
   WICK_CHECK_VALUE(self.defined() && vec2.defined(), "expected tensors, got None");
   WICK_CHECK(self.dim() == 1, "expected 1-D argument self, but got ", self.dim(), "-D");
   WICK_CHECK(vec2.dim() == 1, "expected 1-D argument vec2, but got ", vec2.dim(), "-D");
-  // A product of each pair, with mul's type promotion, as PyTorch defines it.
-  return out.defined() ? mul_out(out, unsqueeze(self, 1), vec2) : mul(unsqueeze(self, 1), vec2);
+  return unsqueeze(self, 1);
+}
+
+}  // namespace
+
+// A product of each pair, with mul's type promotion and out= rules, as PyTorch defines it.
+Tensor outer(const Tensor& self, const Tensor& vec2) { return mul(outer_column(self, vec2), vec2); }
+
+const Tensor& outer_out(const Tensor& out, const Tensor& self, const Tensor& vec2) {
+  return mul_out(out, outer_column(self, vec2), vec2);
 }
 
 namespace detail {

@@ -6,7 +6,6 @@
 #include <optional>
 
 #include "wick/core_ops.h"
-#include "wick/ops/copy_.h"
 #include "wick/ops/dim.h"
 #include "wick/ops/empty.h"
 #include "wick/ops/fill_.h"
@@ -201,23 +200,9 @@ Tensor prepare_out(const char* op, const Tensor& out, IntArrayRef sizes, DType d
   return out;
 }
 
-Tensor finish_out(const char* op, const Tensor& out, const Tensor& result) {
-  if (!out.defined()) return result;
-  prepare_out(op, out, result.sizes(), result.dtype(), result.device());
-  return copy_(out, result);
-}
-
 void check_cpu(const Tensor& t) {
   WICK_CHECK_KIND(NotImplementedError, t.device().is_cpu(), "not implemented for tensors on ",
                   t.device().str(), " yet (CPU only)");
-}
-
-Tensor assign_inplace(const Tensor& self, const Tensor& result) {
-  WICK_CHECK(self.sizes() == result.sizes(), "output with shape ",
-             shape_str(self.sizes()), " doesn't match the result shape ", shape_str(result.sizes()));
-  WICK_CHECK(can_cast(result.dtype(), self.dtype()), "result type ", dtype_type_name(result.dtype()),
-             " can't be cast to the desired output type ", dtype_type_name(self.dtype()));
-  return copy_(self, result);
 }
 
 bool broadcasts_to(IntArrayRef from, IntArrayRef to) {

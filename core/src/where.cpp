@@ -20,20 +20,23 @@ Tensor bool_condition(const Tensor& condition) {
   return condition;
 }
 
-template <typename Other>
-Tensor where_impl(const Tensor& out, const Tensor& condition, const Tensor& self, const Other& other) {
-  const Tensor c = bool_condition(condition);
-  return out.defined() ? _s_where_out(out, c, self, other) : _s_where(c, self, other);
-}
-
 }  // namespace
 
-Tensor where_out(const Tensor& out, const Tensor& condition, const Tensor& self, const Tensor& other) {
-  return where_impl(out, condition, self, other);
+// Each form calls the same form of the _s_where kernel (Note [Structured ops] in wick/structured.h).
+Tensor where(const Tensor& condition, const Tensor& self, const Tensor& other) {
+  return _s_where(bool_condition(condition), self, other);
 }
 
-Tensor where_out(const Tensor& out, const Tensor& condition, const Tensor& self, const Scalar& other) {
-  return where_impl(out, condition, self, other);
+Tensor where(const Tensor& condition, const Tensor& self, const Scalar& other) {
+  return _s_where(bool_condition(condition), self, other);
+}
+
+const Tensor& where_out(const Tensor& out, const Tensor& condition, const Tensor& self, const Tensor& other) {
+  return _s_where_out(out, bool_condition(condition), self, other);
+}
+
+const Tensor& where_out(const Tensor& out, const Tensor& condition, const Tensor& self, const Scalar& other) {
+  return _s_where_out(out, bool_condition(condition), self, other);
 }
 
 }  // namespace wick

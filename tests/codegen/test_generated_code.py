@@ -19,7 +19,8 @@ DECLARATION_SETS = {"real": HERE.parents[1] / "declarations", "golden": HERE / "
 _DEFINITION = re.compile(r"^(?:const )?\w+&? (?P<name>\w+)\((?P<params>[^)]*)\) \{\n(?P<body>.*?)\n\}", re.M | re.S)
 _POINTWISE_CALL = re.compile(r"detail::pointwise(_into)?\(\w+_pointwise, (\w+, OutMode::\w+, )?"
                              r"\{(?P<inputs>[^}]*)\}, \{(?P<scalars>[^}]*)\}\)")
-_CALL = re.compile(r"(?<![\w:.])(?P<fn>[a-z_]\w*)\(")  # unqualified calls, not methods: wick:: functions
+# Calls of wick:: functions (unqualified, not methods) and of the halves of structured ops.
+_CALL = re.compile(r"(?<![\w:.])(?P<fn>[a-z_]\w*)\(|\bdetail::(?P<half>\w+_(?:meta|impl))\(")
 _LOCAL = re.compile(r"(?<![\w:])(?!return\b)[\w:<>]+ (?P<name>\w+)\(")  # a local built in place: Output out(...)
 _PROTOTYPE = re.compile(r"^(?!//)\S[^\n(]* (?P<name>\w+)\(", re.M)
 
@@ -77,9 +78,9 @@ def _op_headers(out: Path) -> str:
 
 def _undeclared_calls(ops_cpp: str, ops_h: str) -> List[str]:
     declared = set(_PROTOTYPE.findall(ops_h))
-    return sorted({f"{name} calls {call['fn']}()" for name, _, body in _definitions(ops_cpp)
-                   for call in _CALL.finditer(body)
-                   if call["fn"] not in declared and call["fn"] not in _LOCAL.findall(body)})
+    return sorted({f"{name} calls {called}()" for name, _, body in _definitions(ops_cpp)
+                   for called in (call["fn"] or call["half"] for call in _CALL.finditer(body))
+                   if called not in declared and called not in _LOCAL.findall(body)})
 
 
 @pytest.mark.parametrize("which", sorted(DECLARATION_SETS))

@@ -24,7 +24,7 @@ HERE = Path(__file__).parent
 REAL = HERE.parents[1] / "declarations"
 ERR = ErrorAt(Location("<test>", 1, 1), "test")
 
-# A cpp op with out=, one whose tuple return is one overload of several, and a python op returning a tuple.
+# A structured cpp op with out=, one whose tuple return is one overload of several, and a python op returning a tuple.
 DECLARATIONS = """\
 - name: sort
   signatures:
@@ -32,6 +32,7 @@ DECLARATIONS = """\
   variants: [method, function]
   out: true
   cpp: sort
+  structured: true
   doc: Sorted.
 
 - name: max
@@ -82,12 +83,14 @@ def test_cpp_side_is_a_std_tuple_and_out_takes_one_tensor_per_field(generated: D
     ops_h = generated["include/wick/ops/sort.h"] + generated["include/wick/ops/max.h"]
     assert '#include "wick/op_support.h"' in ops_h
     assert "std::tuple<Tensor, Tensor> sort(const Tensor& self, int64_t dim = -1, bool stable = false);" in ops_h
-    assert ("std::tuple<Tensor, Tensor> sort_out(const Tensor& values, const Tensor& indices, const Tensor& self, "
-            "int64_t dim = -1, bool stable = false);") in ops_h
+    assert ("std::tuple<const Tensor&, const Tensor&> sort_out(const Tensor& values, const Tensor& indices, "
+            "const Tensor& self, int64_t dim = -1, bool stable = false);") in ops_h
+    assert "std::array<detail::OutputSpec, 2> sort_meta(const Tensor& self, int64_t dim, bool stable);" in ops_h
     assert "std::tuple<Tensor, Tensor> max(const Tensor& self, int64_t dim, bool keepdim = false);" in ops_h
     assert "\nTensor max(const Tensor& self);" in ops_h
-    # The functional form is derived from the out form (Note [Out forms of hand-written ops]).
-    assert "return sort_out(Tensor(), Tensor(), self, dim, stable);" in generated["core/ops.cpp"]
+    # The functional form makes a tensor per field from the meta's specs (Note [Structured ops]).
+    assert ("Tensor values = detail::new_output(spec[0]);\n  Tensor indices = detail::new_output(spec[1]);\n"
+            "  detail::sort_impl(values, indices, self, dim, stable);\n  return {values, indices};") in generated["core/ops.cpp"]
     assert "std::tuple<Tensor, Tensor> frexp(const Tensor& self);" in generated["python/python_impls.h"]
 
 

@@ -8,7 +8,6 @@
 #include "helpers.h"
 #include "wick/math.h"
 #include "wick/ops/div.h"
-#include "wick/ops/div_.h"
 #include "wick/ops/empty.h"
 #include "wick/ops/floor_divide.h"
 #include "wick/ops/to.h"

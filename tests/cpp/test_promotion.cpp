@@ -8,7 +8,6 @@
 #include "wick/ops/add.h"
 #include "wick/ops/contiguous.h"
 #include "wick/ops/div.h"
-#include "wick/ops/div_.h"
 #include "wick/ops/empty.h"
 #include "wick/ops/eq.h"
 #include "wick/ops/gt.h"

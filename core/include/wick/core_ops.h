@@ -46,13 +46,8 @@ namespace detail {
 // tensor when undefined, else checked and resized (with a warning that names
 // `op` when it had elements: see Note [Op names in messages] in python_ext/errors.cpp).
 Tensor prepare_out(const char* op, const Tensor& out, IntArrayRef sizes, DType dtype, Device device);
-// Returns `result` when `out` is undefined, else copies it into out= (prepare_out's rules).
-Tensor finish_out(const char* op, const Tensor& out, const Tensor& result);
 // NotImplementedError unless `t` is on the CPU: for ops that have only CPU kernels so far.
 void check_cpu(const Tensor& t);
-// Copies `result` into `self` for an in-place op: the shape must not change and
-// the dtype must be castable (see can_cast).
-Tensor assign_inplace(const Tensor& self, const Tensor& result);
 // Whether a tensor of shape `from` broadcasts to exactly `to`.
 bool broadcasts_to(IntArrayRef from, IntArrayRef to);
 // Whether a and b share any byte of memory.

@@ -26,13 +26,6 @@ namespace wick {
 // self[indices], always a new contiguous tensor.
 Tensor index(const Tensor& self, ArrayRef<std::optional<Tensor>> indices);
 
-// self[indices] = values, returning self (declarations/indexing.yaml):
-// `values`, of self's dtype, broadcasts to the shape index() would return. A
-// position named twice keeps the last write, or with `accumulate` receives
-// the sum of all of them.
-Tensor index_put_(const Tensor& self, ArrayRef<std::optional<Tensor>> indices, const Tensor& values,
-                  bool accumulate);
-
 // The coordinates of self's nonzero elements in row-major order: int64, [count, self.dim()].
 Tensor nonzero(const Tensor& self);
 

@@ -2,8 +2,9 @@
 //
 // Note [Structured ops]
 // ~~~~~~~~~~~~~~~~~~~~~
-// A `cpp:` op declared with `inplace: true` or `out: true` is written as two
-// functions of wick::detail, which the generator declares in the op's header:
+// A `cpp:` op declared `structured: true` (with `inplace:` or `out: true`) is
+// written as two functions of wick::detail, which the generator declares in the
+// op's header:
 //   <name>_meta(args...)           checks the arguments and says what the result
 //                                  is: an OutputSpec (sizes, dtype, device), one
 //                                  per field of a tuple return;
@@ -21,6 +22,14 @@
 // (not contiguous, another dtype, overlapping an argument), a new tensor that
 // finish() copies in. So a result is computed once, where it belongs, and copied
 // only for a destination that impl cannot take.
+//
+// Any other `cpp:` op writes each form it declares itself, and each form calls the
+// same form of what it is made of, as PyTorch's composite ops do: outer_out is
+// mul_out, div_ with a rounding mode is floor_divide_ or div_trunc_, masked_fill
+// is a clone that masked_fill_ writes. That suits ops whose forms have rules of
+// their own (cat's out= may take another dtype, masked_fill_ on an expanded self
+// warns and writes) or whose result's size depends on the data (masked_select).
+// Either way no form computes a result only to copy it into another.
 #pragma once
 
 #include <initializer_list>

@@ -261,7 +261,17 @@ const PointwiseOp relu_mod_pointwise = {"relu_mod", Promotion::Common, ResultDTy
 }  // namespace
 
 Tensor cat(TensorListRef tensors, int64_t dim) {
-  return cat_out(Tensor(), tensors, dim);
+  const auto spec = detail::cat_meta(tensors, dim);
+  Tensor out = detail::new_output(spec);
+  detail::cat_impl(out, tensors, dim);
+  return out;
+}
+
+const Tensor& cat_out(const Tensor& out, TensorListRef tensors, int64_t dim) {
+  const auto spec = detail::cat_meta(tensors, dim);
+  const detail::Output out_target("cat", out, spec, {}, {tensors});
+  detail::cat_impl(out_target.tensor(), tensors, dim);
+  return out_target.finish();
 }
 
 Tensor div_trunc(const Tensor& self, const Tensor& other) {
@@ -277,11 +287,33 @@ const Tensor& div_trunc_out(const Tensor& out, const Tensor& self, const Tensor&
 }
 
 Tensor mm(const Tensor& self, const Tensor& mat2) {
-  return mm_out(Tensor(), self, mat2);
+  const auto spec = detail::mm_meta(self, mat2);
+  Tensor out = detail::new_output(spec);
+  detail::mm_impl(out, self, mat2);
+  return out;
+}
+
+const Tensor& mm_out(const Tensor& out, const Tensor& self, const Tensor& mat2) {
+  const auto spec = detail::mm_meta(self, mat2);
+  const detail::Output out_target("mm", out, spec, {&self, &mat2});
+  detail::mm_impl(out_target.tensor(), self, mat2);
+  return out_target.finish();
 }
 
 std::tuple<Tensor, Tensor> sort(const Tensor& self, int64_t dim, bool descending) {
-  return sort_out(Tensor(), Tensor(), self, dim, descending);
+  const auto spec = detail::sort_meta(self, dim, descending);
+  Tensor values = detail::new_output(spec[0]);
+  Tensor indices = detail::new_output(spec[1]);
+  detail::sort_impl(values, indices, self, dim, descending);
+  return {values, indices};
+}
+
+std::tuple<const Tensor&, const Tensor&> sort_out(const Tensor& values, const Tensor& indices, const Tensor& self, int64_t dim, bool descending) {
+  const auto spec = detail::sort_meta(self, dim, descending);
+  const detail::Output values_target("sort", values, spec[0], {&self});
+  const detail::Output indices_target("sort", indices, spec[1], {&self});
+  detail::sort_impl(values_target.tensor(), indices_target.tensor(), self, dim, descending);
+  return {values_target.finish(), indices_target.finish()};
 }
 
 Tensor add(const Tensor& self, const Tensor& other, const Scalar& alpha) {

@@ -2,6 +2,8 @@
 // wick::cat: the C++ functions of cat.
 // A file includes the headers of the ops it calls, so that adding or changing an op
 // recompiles only what uses it; wick/ops.h includes them all.
+// detail::cat_meta and detail::cat_impl are hand-written in core; the
+// generator derives the other forms from them (Note [Structured ops] in wick/structured.h).
 #pragma once
 
 #include "wick/op_support.h"
@@ -11,6 +13,15 @@ namespace wick {
 // cat(Tensor[] tensors, int dim=0) -> Tensor
 Tensor cat(TensorListRef tensors, int64_t dim = 0);
 // cat(Tensor[] tensors, int dim=0) -> Tensor [out]
-Tensor cat_out(const Tensor& out, TensorListRef tensors, int64_t dim = 0);
+const Tensor& cat_out(const Tensor& out, TensorListRef tensors, int64_t dim = 0);
+
+namespace detail {
+
+// cat(Tensor[] tensors, int dim=0) -> Tensor [meta]
+detail::OutputSpec cat_meta(TensorListRef tensors, int64_t dim);
+// cat(Tensor[] tensors, int dim=0) -> Tensor [impl]
+void cat_impl(const Tensor& out, TensorListRef tensors, int64_t dim);
+
+}  // namespace detail
 
 }  // namespace wick

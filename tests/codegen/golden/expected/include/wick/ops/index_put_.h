@@ -9,6 +9,6 @@
 namespace wick {
 
 // index_put_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor(a!) [inplace]
-Tensor index_put_(const Tensor& self, ArrayRef<std::optional<Tensor>> indices, const Tensor& values, bool accumulate = false);
+const Tensor& index_put_(const Tensor& self, ArrayRef<std::optional<Tensor>> indices, const Tensor& values, bool accumulate = false);
 
 }  // namespace wick

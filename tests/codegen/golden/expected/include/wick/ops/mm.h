@@ -2,6 +2,8 @@
 // wick::mm: the C++ functions of mm.
 // A file includes the headers of the ops it calls, so that adding or changing an op
 // recompiles only what uses it; wick/ops.h includes them all.
+// detail::mm_meta and detail::mm_impl are hand-written in core; the
+// generator derives the other forms from them (Note [Structured ops] in wick/structured.h).
 #pragma once
 
 #include "wick/op_support.h"
@@ -11,6 +13,15 @@ namespace wick {
 // mm(Tensor self, Tensor mat2) -> Tensor
 Tensor mm(const Tensor& self, const Tensor& mat2);
 // mm(Tensor self, Tensor mat2) -> Tensor [out]
-Tensor mm_out(const Tensor& out, const Tensor& self, const Tensor& mat2);
+const Tensor& mm_out(const Tensor& out, const Tensor& self, const Tensor& mat2);
+
+namespace detail {
+
+// mm(Tensor self, Tensor mat2) -> Tensor [meta]
+detail::OutputSpec mm_meta(const Tensor& self, const Tensor& mat2);
+// mm(Tensor self, Tensor mat2) -> Tensor [impl]
+void mm_impl(const Tensor& out, const Tensor& self, const Tensor& mat2);
+
+}  // namespace detail
 
 }  // namespace wick

@@ -2,6 +2,8 @@
 // wick::sort: the C++ functions of sort.
 // A file includes the headers of the ops it calls, so that adding or changing an op
 // recompiles only what uses it; wick/ops.h includes them all.
+// detail::sort_meta and detail::sort_impl are hand-written in core; the
+// generator derives the other forms from them (Note [Structured ops] in wick/structured.h).
 #pragma once
 
 #include "wick/op_support.h"
@@ -11,6 +13,15 @@ namespace wick {
 // sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)
 std::tuple<Tensor, Tensor> sort(const Tensor& self, int64_t dim = -1, bool descending = false);
 // sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices) [out]
-std::tuple<Tensor, Tensor> sort_out(const Tensor& values, const Tensor& indices, const Tensor& self, int64_t dim = -1, bool descending = false);
+std::tuple<const Tensor&, const Tensor&> sort_out(const Tensor& values, const Tensor& indices, const Tensor& self, int64_t dim = -1, bool descending = false);
+
+namespace detail {
+
+// sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices) [meta]
+std::array<detail::OutputSpec, 2> sort_meta(const Tensor& self, int64_t dim, bool descending);
+// sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices) [impl]
+void sort_impl(const Tensor& values, const Tensor& indices, const Tensor& self, int64_t dim, bool descending);
+
+}  // namespace detail
 
 }  // namespace wick
