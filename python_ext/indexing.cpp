@@ -33,7 +33,7 @@
 #include "wick/core_ops.h"
 #include "wick/indexing.h"
 #include "wick/ops/copy_.h"
-#include "wick/ops/index_put_.h"
+#include "wick/ops/index_put.h"
 #include "wick/ops/item.h"
 #include "wick/ops/select.h"
 #include "wick/ops/to.h"

@@ -67,8 +67,10 @@ def _defs(b: Binding, ov: Overload) -> List[str]:
     head = ["self: _T" if ov.returns_self else "self"] if b.method else []
     ret = "_T" if ov.returns_self else f"_named_tuples.{ov.decl.name}" if ov.sig.is_tuple else _returned(ov.sig)
 
-    def shown(p: Param) -> str:  # out= of a tuple return takes one tensor per field
-        if ov.has_out and ov.sig.is_tuple and p.name == "out":
+    def shown(p: Param) -> str:
+        if ov.returns_self and p.name == "self":  # the function variant of an in-place form: wick.index_put_
+            return "self: _T"
+        if ov.has_out and ov.sig.is_tuple and p.name == "out":  # one tensor per field
             return f"out: Optional[Tuple[{', '.join('TensorBase' for _ in ov.sig.fields)}]] = ..."
         return _shown(p)
 

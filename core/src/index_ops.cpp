@@ -24,7 +24,6 @@
 #include "wick/ops/index_select.h"
 #include "wick/ops/item.h"
 #include "wick/ops/masked_fill.h"
-#include "wick/ops/masked_fill_.h"
 #include "wick/ops/masked_select.h"
 #include "wick/ops/put.h"
 #include "wick/ops/scatter.h"

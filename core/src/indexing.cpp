@@ -16,7 +16,6 @@
 #include "wick/ops/empty.h"
 #include "wick/ops/expand.h"
 #include "wick/ops/index_put.h"
-#include "wick/ops/index_put_.h"
 #include "wick/ops/item.h"
 #include "wick/ops/nonzero.h"
 #include "wick/ops/select.h"

@@ -22,7 +22,6 @@
 #include "wick/ops/index_add_.h"
 #include "wick/ops/index_select.h"
 #include "wick/ops/masked_fill.h"
-#include "wick/ops/masked_fill_.h"
 #include "wick/ops/masked_select.h"
 #include "wick/ops/movedim.h"
 #include "wick/ops/nonzero.h"

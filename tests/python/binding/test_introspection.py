@@ -24,12 +24,17 @@ def _declared():
         for entry in yaml.safe_load(path.read_text(encoding="utf-8")) or []:
             doc = entry["doc"].strip()
             method, function = "method" in entry["variants"], "function" in entry["variants"]
+            # `inplace: true` is a method x.op_() (C++ only without variants); a list names its variants.
+            inplace = entry.get("inplace")
+            inplace = (set(entry["variants"]) & {"method"}) if inplace is True else set(inplace or ())
             if method:
                 found["Tensor." + entry["name"]] = doc
-                if entry.get("inplace"):
-                    found["Tensor." + entry["name"] + "_"] = doc
             if function:
                 found["wick." + entry["name"]] = doc
+            if "method" in inplace:
+                found["Tensor." + entry["name"] + "_"] = doc
+            if "function" in inplace:
+                found["wick." + entry["name"] + "_"] = doc
     return found
 
 
