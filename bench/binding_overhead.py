@@ -7,27 +7,31 @@ Each row is one call; each column one implementation of it: wick, the
 hand-written METH_FASTCALL limit (bench/limit_module.c), pybind11
 (bench/pybind_module.cpp), NumPy and PyTorch. Rounds are interleaved and the
 best of them kept, so a noisy machine slows every column alike; the ratios
-are what to read.
+are what to read. Every contender runs on one thread (1-element calls never
+split across threads; this states it for all of them).
 """
 import argparse
+import os
 import timeit
 
-import wick
+os.environ["OMP_NUM_THREADS"] = os.environ["OPENBLAS_NUM_THREADS"] = "1"  # before the libraries load
+
+import wick  # noqa: E402
 
 try:
-    import numpy as np
+    import numpy as np  # noqa: E402
 except ImportError:
     np = None
 try:
-    import torch
+    import torch  # noqa: E402
 except ImportError:
     torch = None
 try:
-    import _bench_limit as limit
+    import _bench_limit as limit  # noqa: E402
 except ImportError:
     limit = None
 try:
-    import _bench_pybind as pyb
+    import _bench_pybind as pyb  # noqa: E402
 except ImportError:
     pyb = None
 

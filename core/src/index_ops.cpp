@@ -20,7 +20,6 @@
 #include "wick/ops/expand.h"
 #include "wick/ops/gather.h"
 #include "wick/ops/index_add.h"
-#include "wick/ops/index_add_.h"
 #include "wick/ops/index_select.h"
 #include "wick/ops/item.h"
 #include "wick/ops/masked_fill.h"
@@ -44,15 +43,6 @@ using detail::Split;
 constexpr int64_t kRunCopy = 16;
 
 
-
-// An op that writes into self in place needs each element of self at its own address.
-void check_writable(const Tensor& self) {
-  for (int64_t d = 0; d < self.dim(); ++d) {
-    WICK_CHECK(self.stride(d) != 0 || self.size(d) <= 1,
-               "unsupported operation: more than one element of the written-to tensor refers to a single memory "
-               "location. Please clone() the tensor before performing the operation.");
-  }
-}
 
 // `t`, or a copy of it when it shares memory with `written`, which the op is about to change.
 Tensor unaliased(const Tensor& t, const Tensor& written) {
@@ -136,14 +126,15 @@ void check_scatter_args(const Tensor& self, const Tensor& index, const Tensor* s
 
 // Note [Bad indices leave self unchanged]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
-// An in-place scatter_ or put_ with an index out of range raises and leaves
-// self as it was. When its impl writes self directly (out.is_same(self), Note
+// An in-place scatter_, index_add_ or put_ with an index out of range raises
+// and leaves self as it was. When its impl writes self directly (out.is_same(self), Note
 // [Structured ops] in wick/structured.h), the indices are checked by a pass of
 // their own before the first write (check_indices, cheap beside the writes).
 // Any other out is a tensor of its own, a fresh result or the one that an
 // in-place form copies into a self that impl cannot take: the error discards
 // it, so impl skips that pass and relies on the check inside the loop alone
-// (an out= tensor is then left partly written).
+// (an out= tensor is then left partly written). index_add reads its 1-d index
+// into a vector, checked, before it writes anything, whatever out is.
 
 // The scatters' meta: their checks (Note [Scatter and gather geometry]); the result is self's.
 detail::OutputSpec scatter_spec(const Tensor& self, int64_t dim, const Tensor& index, const Tensor* src) {
@@ -425,11 +416,13 @@ void scatter_add_impl(const Tensor& out, const Tensor& self, int64_t dim, const 
 // ---------------------------------------------------------------------------------------------
 // index_add
 
-const Tensor& index_add_(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source,
-                         const Scalar& alpha) {
-  detail::check_cpu(self);
-  detail::check_cpu(index);
-  detail::check_cpu(source);
+namespace detail {
+
+OutputSpec index_add_meta(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source,
+                          const Scalar& /*alpha*/) {
+  check_cpu(self);
+  check_cpu(index);
+  check_cpu(source);
   const int64_t d = self.wrap_dim(dim);
   WICK_CHECK_INDEX(index.dim() <= 1, "Index is supposed to be a vector, but got dim: ", index.dim(),
                    " with type: ", dtype_type_name(index.dtype()), " and size: ", shape_str(index.sizes()));
@@ -446,40 +439,38 @@ const Tensor& index_add_(const Tensor& self, int64_t dim, const Tensor& index, c
   for (size_t k = 0; same && k < dst.sizes.size(); ++k) same = int64_t(k) == d || dst.sizes[k] == from.sizes[k];
   WICK_CHECK(same, "source tensor shape must match self tensor shape, excluding the specified dimension. "
              "Got self.shape = ", shape_str(self.sizes()), " source.shape = ", shape_str(source.sizes()));
-  check_writable(self);
+  return {self.sizes().vec(), self.dtype(), self.device()};
+}
+
+// out = self, then alpha * source added at the positions index along dim; repeated positions accumulate,
+// in the order of index. Every index is checked before the first write, so an in-place form that writes
+// self directly leaves it as it was (Note [Bad indices leave self unchanged]).
+void index_add_impl(const Tensor& out, const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source,
+                    const Scalar& alpha) {
+  const int64_t d = self.wrap_dim(dim);
+  const Geometry1d dst = at_least_1d(out), from = at_least_1d(source);
   const int64_t size = dst.sizes[size_t(d)], step = dst.strides[size_t(d)];
   const auto fail = [&](int64_t v) {
     detail::fail<IndexError>("index ", v, " is out of bounds for dimension ", d, " with size ", size);
   };
   const std::vector<int64_t> pos = index_values(index, 0, size, fail);
-  if (source.numel() == 0) return self;
-  check_convertible(alpha, self.dtype());
-  const Tensor src = unaliased(source, self);
+  if (!out.is_same(self)) copy_(out, self);
+  if (source.numel() == 0) return;
+  check_convertible(alpha, out.dtype());
   // A scatter_add (Note [Indexed rows]) whose index is pos along d, the same (stride 0) along every other dim.
   DimVector target = dst.strides, along(dst.sizes.size(), 0);
   target[size_t(d)] = 0;
   along[size_t(d)] = 1;
-  const detail::IndexedLoop loop = detail::indexed_loop(from.sizes, target, along, from.strides, step, size, false);
-  const Split split = detail::write_split(loop, dst.sizes, dst.strides);
-  dispatch(self.dtype(), [&](auto tag) {
+  const IndexedLoop loop = indexed_loop(from.sizes, target, along, from.strides, step, size, false);
+  const Split split = write_split(loop, dst.sizes, dst.strides);
+  dispatch(out.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    run_indexed<IndexedOp::Add>(loop, self.data<T>(), pos.data(), src.data<T>(), split, fail,
+    run_indexed<IndexedOp::Add>(loop, out.data<T>(), pos.data(), source.data<T>(), split, fail,
                                 static_cast<opmath_t<T>>(alpha.to<T>()));
   });
-  return self;
 }
 
-Tensor index_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source, const Scalar& alpha) {
-  Tensor result = clone(self);
-  index_add_(result, dim, index, source, alpha);
-  return result;
-}
-
-const Tensor& index_add_out(const Tensor& out, const Tensor& self, int64_t dim, const Tensor& index,
-                            const Tensor& source, const Scalar& alpha) {
-  detail::prepare_out("index_add", out, self.sizes(), self.dtype(), self.device());
-  return copy_(out, index_add(self, dim, index, source, alpha));
-}
+}  // namespace detail
 
 // ---------------------------------------------------------------------------------------------
 // masked_fill, masked_select

@@ -19,7 +19,6 @@
 #include "wick/ops/flip.h"
 #include "wick/ops/gather.h"
 #include "wick/ops/index_add.h"
-#include "wick/ops/index_add_.h"
 #include "wick/ops/index_select.h"
 #include "wick/ops/masked_fill.h"
 #include "wick/ops/masked_select.h"

@@ -6,6 +6,8 @@ lenient than PyTorch (a dim out of range, a matrix product of 0-d tensors), it r
 that the generated test expects wick to raise too; where PyTorch is more lenient (the dims
 0 and -1 of a 0-d tensor), it follows PyTorch.
 """
+import contextlib
+import contextvars
 import math
 import numbers
 
@@ -21,6 +23,42 @@ def tagged(a, wick_dtype):
     a = np.asarray(a).view(Tagged)
     a.wick_dtype = wick_dtype
     return a
+
+
+# --- the half types -----------------------------------------------------------------------------------
+
+# The wick dtype of the tensors of the call a reference judges (opcheck sets it around each call), for
+# the few references that round as the half types do: float16 and bfloat16 values come as float32.
+_tensor_dtype = contextvars.ContextVar("tensor_dtype", default=None)
+
+
+@contextlib.contextmanager
+def tensors_of(dtype_name):
+    """References called inside hold tensors of wick's `dtype_name` (float32 arrays for the half types)."""
+    token = _tensor_dtype.set(dtype_name)
+    try:
+        yield
+    finally:
+        _tensor_dtype.reset(token)
+
+
+def _half_dtype():
+    """"float16" or "bfloat16" where the float32 arrays a reference is given stand for one, else None."""
+    name = _tensor_dtype.get()
+    return name if name in ("float16", "bfloat16") else None
+
+
+def _round_half(a, half):
+    """float32 values rounded to `half` (to nearest, ties to even, as a float32 result is stored in it
+    by wick and PyTorch), as float32 again: how the tests hold half values."""
+    a = np.asarray(a, dtype=np.float32)
+    if half == "float16":
+        with np.errstate(over="ignore"):
+            return a.astype(np.float16).astype(np.float32)
+    bits = a.view(np.uint32)
+    lsb = (bits >> np.uint32(16)) & np.uint32(1)
+    rounded = ((bits + np.uint32(0x7FFF) + lsb) & np.uint32(0xFFFF0000)).view(np.float32)
+    return np.where(np.isnan(a), a, rounded).astype(np.float32)
 
 
 # --- dims -------------------------------------------------------------------------------------------
@@ -493,14 +531,29 @@ def scatter_add(self, dim, index, src):
 
 
 def index_add(self, dim, index, source, alpha=1):
+    """Adds alpha * source in the order of `index`, rounding each add to the dtype as np.add.at does.
+    The half types come as float32: for them, as PyTorch computes in the dtype itself, alpha and
+    alpha * source are rounded to it, and the running value after each add, so that repeated
+    indices are exact rather than summed in float32 and rounded once."""
     out = self.copy()
     d = _dim(dim, self.ndim)
     if index.ndim > 1:
         raise IndexError("index_add_(): Index is supposed to be a vector")
+    target = out.reshape(1) if self.ndim == 0 else out  # a view of out
+    values = (alpha * source).astype(self.dtype)
     if self.ndim == 0:
-        np.add.at(out.reshape(1), index.reshape(-1), (alpha * source).reshape(-1).astype(self.dtype))
+        values = values.reshape(-1)
+    where = (slice(None),) * d + (index.reshape(-1),)
+    half = _half_dtype()
+    if half is None:
+        np.add.at(target, where, values)
         return out
-    np.add.at(out, (slice(None),) * d + (index.reshape(-1),), (alpha * source).astype(self.dtype))
+    np.add.at(target.copy(), where, values)  # NumPy's checks of the indices and shapes, as for the others
+    scaled = _round_half(_round_half(alpha, half) * source.astype(np.float32), half)
+    scaled = np.broadcast_to(scaled.reshape(-1) if self.ndim == 0 else scaled, target[where].shape)
+    for k, i in enumerate(index.reshape(-1)):
+        at = (slice(None),) * d + (i,)
+        target[at] = _round_half(target[at] + scaled[(slice(None),) * d + (k,)], half)
     return out
 
 

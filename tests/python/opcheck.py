@@ -49,6 +49,7 @@ from typing import Callable, Dict, Optional, Tuple, Union
 import numpy as np
 import pytest
 
+import numpy_ref
 import wick
 from reference import (DTYPES, FLOATS, NUMPY_DTYPE, assert_close, make, random_values, reference_dtype, root, to_numpy,
                        wdtype)
@@ -347,9 +348,10 @@ def _invoke(case, call, layout, out=None):
     return getattr(wick, case.name)(*positional, **keywords)
 
 
-def _reference(case, call, returns):
-    """NumPy's answer, from the exact values the wick inputs hold: one array per tensor the op returns."""
-    with np.errstate(all="ignore"), warnings.catch_warnings():
+def _reference(case, call, returns, dtype):
+    """NumPy's answer, from the exact values the wick inputs hold: one array per tensor the op returns.
+    The reference may ask which wick dtype its tensors hold (numpy_ref.tensors_of)."""
+    with np.errstate(all="ignore"), warnings.catch_warnings(), numpy_ref.tensors_of(compute_dtype(case, dtype)):
         warnings.simplefilter("ignore", RuntimeWarning)
         ref = case.reference(**call.reference)
     if returns == "Tensor":
@@ -401,7 +403,7 @@ def _check_sample(case, sample, dtype, layout, rng):
     call = realize(case, sample, dtype, layout, rng)
     returns = case.returns[sample.signature]
     try:
-        refs = _reference(case, call, returns)
+        refs = _reference(case, call, returns, dtype)
     except (ValueError, IndexError, TypeError, RuntimeError):
         if layout not in RESHAPING:
             raise  # the sample itself is wrong

@@ -104,7 +104,7 @@ def check_op(recipe):
         del call.inputs[last]
     returns = case.returns[recipe["sig"]]
     try:
-        refs = opcheck._reference(case, call, returns)
+        refs = opcheck._reference(case, call, returns, dtype)
     except (ValueError, IndexError, TypeError, RuntimeError) as e:
         try:
             opcheck._invoke(case, call, layout)
