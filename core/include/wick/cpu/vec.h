@@ -127,9 +127,10 @@ struct Vec<C, true> : Comparisons<Vec<C, true>, C> {
 
   Vec() = default;
   Vec(Raw raw) : v(raw) {}  // NOLINT: implicit, for results of vector operations and of SLEEF
-  Vec(C s) {                // NOLINT: implicit, so that an expression's constants and literals broadcast
-    for (int i = 0; i < kSize; ++i) v[i] = s;
-  }
+  // NOLINTNEXTLINE: implicit, so that an expression's constants and literals broadcast. A product
+  // with ones is one broadcast instruction (s * 1 is s exactly, -0 and NaN included), where a
+  // loop over the lanes becomes one masked load per lane in every iteration of a kernel.
+  Vec(C s) : v(s * (Raw{} + C(1))) {}
 
   friend Vec operator+(Vec a) { return a; }
   friend Vec operator-(Vec a) { return -a.v; }
@@ -188,9 +189,7 @@ struct Vec<C, false> : Comparisons<Vec<C, false>, C> {
 
   Vec() = default;
   Vec(Raw raw) : v(raw) {}  // NOLINT: implicit, as the float vector's
-  Vec(C s) {                // NOLINT: implicit, so that an expression's constants broadcast
-    for (int i = 0; i < kSize; ++i) v[i] = Lane(s);
-  }
+  Vec(C s) : v(Raw{} + Lane(s)) {}  // NOLINT: implicit, so that an expression's constants broadcast
 };
 
 // Lane-by-lane application of a scalar function: the portable fallback.
