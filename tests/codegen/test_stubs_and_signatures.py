@@ -26,7 +26,7 @@ from codegen.schema import DTYPE_NAMES, BaseTy, base_of, is_list
 HERE = Path(__file__).parent
 REPO = HERE.parents[1]
 DECLARATION_SETS = {"real": REPO / "declarations", "golden": HERE / "golden" / "declarations"}
-STUBS = ["python/_C.pyi", "python/__init__.pyi", "python/return_types.pyi"]
+STUBS = ["python/_C.pyi", "python/__init__.pyi", "python/_legacy.pyi", "python/return_types.pyi"]
 
 
 def _bindings(which: str) -> Tuple[List[Binding], List[Binding]]:
