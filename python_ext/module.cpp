@@ -15,6 +15,7 @@ namespace wick {
 namespace python {
 
 extern PyMethodDef module_functions[];  // generated/python/method_tables.cpp
+extern PyMethodDef threads_functions[];  // threads.cpp
 PyObject* set_tensor_class(PyObject* module, PyObject* cls);
 PyObject* init_subclass(PyObject* module, PyObject* cls);
 
@@ -71,9 +72,11 @@ PyMODINIT_FUNC PyInit__C() {
   install_warning_handler();
   if (PyModule_AddFunctions(module, module_functions) < 0 || PyModule_AddFunctions(module, extra_functions) < 0 ||
       PyModule_AddFunctions(module, buffer_functions) < 0 || PyModule_AddFunctions(module, dlpack_functions) < 0 ||
+      PyModule_AddFunctions(module, threads_functions) < 0 ||
       !init_dtype_type(module) || !init_device_type(module) || !init_tensor_type(module) ||
       !init_return_types(module) || !init_operators(module) ||
-      PyModule_AddIntConstant(module, "_has_cuda", WICK_WITH_CUDA) < 0) {
+      PyModule_AddIntConstant(module, "_has_cuda", WICK_WITH_CUDA) < 0 ||
+      PyModule_AddStringConstant(module, "__version__", WICK_VERSION) < 0) {
     Py_DECREF(module);
     return nullptr;
   }

@@ -10,6 +10,11 @@
 #include <cstdlib>
 #include <exception>
 
+#include "wick/error.h"
+
+// OpenBLAS (the BLAS core/CMakeLists.txt requires) sizes its own thread pool.
+extern "C" void openblas_set_num_threads(int n);
+
 namespace wick {
 namespace detail {
 namespace {
@@ -31,17 +36,25 @@ thread_local int serial_scopes = 0;  // Note [OpenMP beside BLAS] in wick/cpu/pa
 
 }  // namespace
 
-// wick's own thread count, fixed at first use: OMP_NUM_THREADS where set, else every processor
-// this process may run on. Not omp_get_max_threads(): another library in the process (PyTorch
-// does) may lower that for its own regions.
-int max_threads() {
-  static const int threads = [] {
+namespace {
+
+// wick's own thread count: OMP_NUM_THREADS where set, else every processor this process may run on,
+// until set_num_threads changes it. Not omp_get_max_threads(): another library in the process
+// (PyTorch does) may lower that for its own regions.
+std::atomic<int>& configured_threads() {
+  static std::atomic<int> threads{[] {
     const char* env = std::getenv("OMP_NUM_THREADS");
     const long n = env ? std::strtol(env, nullptr, 10) : 0;
-    return n > 0 ? int(n) : omp_get_num_procs();
-  }();
-  return omp_in_parallel() || serial_scopes > 0 || forked_after_a_region.load(std::memory_order_relaxed) ? 1
-                                                                                                 : threads;
+    return n > 0 && n <= kMaxThreads ? int(n) : omp_get_num_procs();
+  }()};
+  return threads;
+}
+}  // namespace
+
+int max_threads() {
+  return omp_in_parallel() || serial_scopes > 0 || forked_after_a_region.load(std::memory_order_relaxed)
+             ? 1
+             : configured_threads().load(std::memory_order_relaxed);
 }
 
 SerialScope::SerialScope() { ++serial_scopes; }
@@ -125,4 +138,14 @@ void parallel_ranges(int64_t n, int64_t grain, void (*fn)(void*, int64_t, int64_
 }
 
 }  // namespace detail
+
+void set_num_threads(int64_t n) {
+  WICK_CHECK(n > 0 && n <= detail::kMaxThreads, "set_num_threads expects a positive integer no larger than ",
+             detail::kMaxThreads);
+  detail::configured_threads().store(int(n), std::memory_order_relaxed);
+  openblas_set_num_threads(int(n));  // matrix products run in OpenBLAS's own threads
+}
+
+int get_num_threads() { return detail::configured_threads().load(std::memory_order_relaxed); }
+
 }  // namespace wick

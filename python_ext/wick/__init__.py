@@ -11,7 +11,7 @@ from wick._C import (  # noqa: F401  (re-exported)
 )
 from wick._names import FUNCTIONS as _FUNCTIONS
 from wick._tensor import Tensor
-from wick._C import from_dlpack, from_numpy
+from wick._C import __version__, from_dlpack, from_numpy, get_num_threads, set_num_threads
 from wick._legacy import *  # noqa: F401,F403  (FloatTensor, LongTensor, ...)
 from wick import cuda  # noqa: F401
 from wick import return_types  # noqa: F401
@@ -25,4 +25,5 @@ del _name
 half, float, double = float16, float32, float64
 short, int, long = int16, int32, int64
 
-__all__ = ["Tensor", "dtype", "device", "from_dlpack", "from_numpy", *_FUNCTIONS]
+__all__ = ["Tensor", "dtype", "device", "from_dlpack", "from_numpy", "get_num_threads", "set_num_threads",
+           *_FUNCTIONS]

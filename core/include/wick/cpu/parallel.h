@@ -24,7 +24,9 @@ constexpr int64_t kGrainSize = 32768;  // elements, as PyTorch's at::internal::G
 // Rethrows on the calling thread the first exception a range threw.
 void parallel_ranges(int64_t n, int64_t grain, void (*fn)(void* ctx, int64_t begin, int64_t end), void* ctx);
 
-// How many threads parallel_for may use.
+constexpr int kMaxThreads = 1024;  // set_num_threads refuses more: each is an OS thread
+
+// How many threads parallel_for may use here: get_num_threads(), or 1 inside a region or a SerialScope.
 int max_threads();
 
 // Note [OpenMP beside BLAS]
@@ -56,4 +58,10 @@ void parallel_for(int64_t n, int64_t grain, const Fn& fn) {
 }
 
 }  // namespace detail
+
+// The number of threads wick's CPU kernels and matrix products use: OMP_NUM_THREADS where set, else
+// the processors this process may run on. Results do not depend on it (Note [Parallel grain]).
+void set_num_threads(int64_t n);
+int get_num_threads();
+
 }  // namespace wick

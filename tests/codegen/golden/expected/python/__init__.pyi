@@ -3,10 +3,13 @@
 from wick import cuda as cuda
 from wick import return_types as return_types
 from wick._C import (
+    __version__ as __version__,
     device as device,
     dtype as dtype,
     from_dlpack as from_dlpack,
     from_numpy as from_numpy,
+    get_num_threads as get_num_threads,
+    set_num_threads as set_num_threads,
     bool as bool,
     uint8 as uint8,
     int8 as int8,
@@ -57,6 +60,8 @@ __all__ = [
     "device",
     "from_dlpack",
     "from_numpy",
+    "get_num_threads",
+    "set_num_threads",
     "add",
     "cat",
     "concat",
