@@ -258,5 +258,11 @@ const Tensor& pointwise_into(const PointwiseOp& op, const Tensor& out, OutMode m
   return out;
 }
 
+Tensor wrapped_left_operand(const Scalar& value, const Tensor& other) {
+  // A bool stays bool, which promotes as the wrapped bool would and meets the same checks (True - x).
+  const Operand operands[] = {other, value};
+  return wrapped_tensor(value, value.is_bool() ? DType::Bool : result_type(operands));
+}
+
 }  // namespace detail
 }  // namespace wick

@@ -41,6 +41,14 @@ inline I ints(const Tensor& t) {
   return out;
 }
 
+// The elements as float64 in row-major order.
+inline std::vector<double> reals(const Tensor& t) {
+  Tensor c = contiguous(to(t, DType::Float64));
+  std::vector<double> out(size_t(c.numel()));
+  if (!out.empty()) std::memcpy(out.data(), c.data_ptr(), out.size() * sizeof(double));
+  return out;
+}
+
 inline DimVector shape(const Tensor& t) { return t.sizes().vec(); }
 
 // Runs f and checks that it throws exactly E (not a subclass or a sibling) with a message containing `part`.

@@ -73,6 +73,10 @@ Tensor pointwise(const PointwiseOp& op, ArrayRef<Operand> inputs, ArrayRef<Scala
 // returns it, taking no reference to it.
 const Tensor& pointwise_into(const PointwiseOp& op, const Tensor& out, OutMode mode, ArrayRef<Operand> inputs,
                              ArrayRef<Scalar> scalars);
+// `value` as the left operand of a pointwise op whose right one is `other` (2 - x in C++): a CPU 0-d
+// tensor of the dtype that x - 2 computes in, converted as a wrapped number is, so that swapping the
+// operands changes nothing about promotion (Note [Wrapped numbers]).
+Tensor wrapped_left_operand(const Scalar& value, const Tensor& other);
 
 }  // namespace detail
 }  // namespace wick

@@ -1,0 +1,9 @@
+// core/include/wick/wick.h: the whole C++ API in one include: tensors, every op (wick/ops.h),
+// the operators (a + b, a < 2), printing (std::cout << t) and the errors ops throw.
+#pragma once
+
+#include "wick/core_ops.h"
+#include "wick/error.h"
+#include "wick/ops.h"
+#include "wick/tensor_operators.h"
+#include "wick/tensor_print.h"
