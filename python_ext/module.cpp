@@ -10,6 +10,7 @@
 #include "tensor_new.h"
 #include "tensor_type.h"
 #include "wick/core_ops.h"
+#include "wick/tensor_print.h"
 
 namespace wick {
 namespace python {
@@ -46,6 +47,16 @@ PyObject* legacy_new_with_dtype(PyObject*, PyObject* args, PyObject* kwargs) {
   });
 }
 
+// _tensor_repr(t): repr(t), laid out in C++ (Note [Printing tensors] in wick/tensor_print.h), where
+// no Python code runs while the values are read.
+PyObject* tensor_repr(PyObject*, PyObject* arg) {
+  return guarded(nullptr, [&]() -> PyObject* {
+    WICK_CHECK_TYPE(is_tensor(arg), "_tensor_repr(t): t must be a tensor, not ", Py_TYPE(arg)->tp_name);
+    const std::string text = wick::tensor_repr(unpack_tensor(arg));
+    return PyUnicode_FromStringAndSize(text.data(), Py_ssize_t(text.size()));
+  });
+}
+
 PyMethodDef extra_functions[] = {
     {"_cuda_is_available", cuda_is_available, METH_NOARGS, "Whether a CUDA device can be used."},
     {"_cuda_device_count", cuda_device_count, METH_NOARGS, "The number of CUDA devices."},
@@ -53,6 +64,7 @@ PyMethodDef extra_functions[] = {
     {"_init_subclass", init_subclass, METH_O, "Prepares a Python subclass of TensorBase (object preservation)."},
     {"_legacy_new", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(legacy_new_with_dtype)),
      METH_VARARGS | METH_KEYWORDS, "Builds a tensor of a fixed dtype from legacy constructor arguments."},
+    {"_tensor_repr", tensor_repr, METH_O, "repr() of a tensor, as PyTorch lays it out."},
     {nullptr, nullptr, 0, nullptr},
 };
 

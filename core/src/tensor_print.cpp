@@ -9,7 +9,9 @@
 #include <cstdlib>
 #include <vector>
 
+#include "wick/ops/cat.h"
 #include "wick/ops/contiguous.h"
+#include "wick/ops/narrow.h"
 #include "wick/ops/to.h"
 
 namespace wick {
@@ -18,7 +20,7 @@ namespace {
 constexpr int64_t kThreshold = 1000;  // more elements than this are summarised with "..."
 constexpr int64_t kEdgeItems = 3;
 constexpr int64_t kLineWidth = 80;
-constexpr int64_t kSkipped = -1;  // where "..." stands among the indices of a dim
+constexpr int64_t kSkipped = -1;  // where "..." stands among the offsets of a dim's elements
 
 std::string printf_double(const char* format, double v) {
   char buf[512];  // %.4f of the largest double is 314 characters
@@ -26,20 +28,48 @@ std::string printf_double(const char* format, double v) {
   return buf;
 }
 
-// A contiguous CPU copy of a tensor's values, as Python's item() reads them: float64 for
-// floating dtypes, int64 for the others.
+// The elements that are shown, as PyTorch chooses them: when a tensor has more than kThreshold
+// elements, each dim longer than 2 * kEdgeItems keeps its first and last kEdgeItems.
+Tensor shown_part(const Tensor& t, bool summarise) {
+  Tensor part = t;
+  for (int64_t d = 0; summarise && d < t.dim(); ++d) {
+    const int64_t n = t.size(d);
+    if (n > 2 * kEdgeItems) {
+      part = cat({narrow(part, d, 0, kEdgeItems), narrow(part, d, n - kEdgeItems, kEdgeItems)}, d);
+    }
+  }
+  return part;
+}
+
+// A contiguous CPU copy of the elements shown, as Python's item() reads them: float64 for
+// floating dtypes, int64 for the others. Only those are copied, however large the tensor.
 class Values {
  public:
-  explicit Values(const Tensor& t)
+  Values(const Tensor& t, bool summarise)
       : floating_(is_floating(t.dtype())),
         boolean_(t.dtype() == DType::Bool),
-        host_(contiguous(to(t, kCPU, floating_ ? DType::Float64 : DType::Int64))),
+        summarise_(summarise),
+        sizes_(t.sizes().begin(), t.sizes().end()),
+        host_(contiguous(to(shown_part(t, summarise), kCPU, floating_ ? DType::Float64 : DType::Int64))),
         strides_(contiguous_strides(host_.sizes())) {}
 
   bool floating() const { return floating_; }
-  IntArrayRef sizes() const { return host_.sizes(); }
-  int64_t stride(int64_t d) const { return strides_[size_t(d)]; }
+  int64_t dim() const { return int64_t(sizes_.size()); }
+  int64_t numel() const { return host_.numel(); }
   double real(int64_t i) const { return host_.data<double>()[i]; }
+
+  // The positions along dim d that are printed, as offsets into the copy; kSkipped stands where
+  // "..." goes.
+  std::vector<int64_t> shown(int64_t d) const {
+    const int64_t n = sizes_[size_t(d)], stride = strides_[size_t(d)];
+    const bool skip = summarise_ && n > 2 * kEdgeItems;
+    std::vector<int64_t> steps;
+    for (int64_t i = 0; i < (skip ? 2 * kEdgeItems : n); ++i) {
+      if (skip && i == kEdgeItems) steps.push_back(kSkipped);
+      steps.push_back(i * stride);
+    }
+    return steps;
+  }
 
   // The element at flat offset i as Python's str() writes it: "True", "-3", or, for a float,
   // the `finite` text when it is finite.
@@ -57,44 +87,19 @@ class Values {
  private:
   bool floating_;
   bool boolean_;
+  bool summarise_;
+  DimVector sizes_;
   Tensor host_;
   DimVector strides_;
 };
 
-// The indices of dim d that are printed: all, or the edges around kSkipped.
-std::vector<int64_t> shown(int64_t n, bool summarise) {
-  std::vector<int64_t> indices;
-  for (int64_t i = 0; i < n; ++i) {
-    if (summarise && n > 2 * kEdgeItems && i == kEdgeItems) {
-      indices.push_back(kSkipped);
-      i = n - kEdgeItems;
-    }
-    indices.push_back(i);
-  }
-  return indices;
-}
-
-// The offsets of the elements that choose the format: those of the edges of each dim
-// that has more than kThreshold elements under it.
-void collect(const Values& v, int64_t d, int64_t offset, std::vector<int64_t>& out) {
-  const IntArrayRef sizes = v.sizes();
-  if (d == int64_t(sizes.size())) {
-    out.push_back(offset);
-    return;
-  }
-  const int64_t below = checked_numel(IntArrayRef(sizes.data() + d, sizes.size() - size_t(d)));
-  for (int64_t i : shown(sizes[size_t(d)], below > kThreshold)) {
-    if (i != kSkipped) collect(v, d + 1, offset + i * v.stride(d), out);
-  }
-}
-
 // One format for every element, so that columns line up.
 class Formatter {
  public:
-  Formatter(const Values& v, const std::vector<int64_t>& offsets) : values_(v) {
+  explicit Formatter(const Values& v) : values_(v) {
     std::vector<double> finite;
     if (v.floating()) {
-      for (int64_t i : offsets) {
+      for (int64_t i = 0; i < v.numel(); ++i) {
         if (std::isfinite(v.real(i))) finite.push_back(v.real(i));
       }
     }
@@ -106,11 +111,11 @@ class Formatter {
         lo = std::min(lo, std::fabs(x));
         hi = std::max(hi, std::fabs(x));
       }
-      if (hi > 0) sci_ = int_mode_ ? hi > 1e8 : hi / lo > 1000.0 || hi > 1e8 || lo < 1e-4;
+      if (hi > 0) sci_ = hi / lo > 1000.0 || hi > 1e8 || (!int_mode_ && lo < 1e-4);
     }
     // As in PyTorch, nan and inf do not widen the columns of a float tensor.
     width_ = 1;
-    for (int64_t i : offsets) {
+    for (int64_t i = 0; i < v.numel(); ++i) {
       if (!v.floating() || std::isfinite(v.real(i))) width_ = std::max(width_, int64_t(plain(i).size()));
     }
   }
@@ -142,18 +147,15 @@ std::string join(const std::vector<std::string>& parts, const std::string& separ
   return out;
 }
 
-std::string format(const Values& v, const Formatter& fmt, int64_t d, int64_t offset, int64_t indent,
-                   bool summarise) {
-  const IntArrayRef sizes = v.sizes();
-  const int64_t dims = int64_t(sizes.size()) - d;
+std::string format(const Values& v, const Formatter& fmt, int64_t d, int64_t offset, int64_t indent) {
+  const int64_t dims = v.dim() - d;
   if (dims == 0) return fmt.format(offset);
-  const std::vector<int64_t> indices = shown(sizes[size_t(d)], summarise);
   std::vector<std::string> parts;
-  for (int64_t i : indices) {
-    if (i == kSkipped) {
+  for (int64_t step : v.shown(d)) {
+    if (step == kSkipped) {
       parts.push_back(dims == 1 ? " ..." : "...");
     } else {
-      parts.push_back(format(v, fmt, d + 1, offset + i * v.stride(d), indent + 1, summarise));
+      parts.push_back(format(v, fmt, d + 1, offset + step, indent + 1));
     }
   }
   const std::string margin(size_t(indent + 1), ' ');
@@ -173,11 +175,9 @@ std::string tensor_repr(const Tensor& t) {
   if (t.numel() == 0) {
     parts.push_back("[]");
   } else {
-    const Values values(t);
-    std::vector<int64_t> offsets;
-    collect(values, 0, 0, offsets);
-    const Formatter fmt(values, offsets);
-    parts.push_back(format(values, fmt, 0, 0, int64_t(prefix.size()), t.numel() > kThreshold));
+    const Values values(t, t.numel() > kThreshold);
+    const Formatter fmt(values);
+    parts.push_back(format(values, fmt, 0, 0, int64_t(prefix.size())));
   }
   if (t.numel() == 0 && t.dim() != 1) {
     std::vector<std::string> sizes;

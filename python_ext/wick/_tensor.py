@@ -1,5 +1,5 @@
 """wick.Tensor: the C type wick._C.TensorBase, plus what is easiest said in Python."""
-from wick import _C, _tensor_str
+from wick import _C
 
 
 class Tensor(_C.TensorBase):
@@ -18,7 +18,7 @@ class Tensor(_C.TensorBase):
         _C._init_subclass(cls)
 
     def __repr__(self):
-        return _tensor_str.tensor_repr(self)
+        return _C._tensor_repr(self)
 
     def __bool__(self):
         if self.numel() != 1:

@@ -59,7 +59,7 @@ def test_the_package_names_are_read_from_its_sources() -> None:
     wick.Tensor's, each with the file that defines it."""
     module, tensor = names.package_names()
     assert {"Tensor": "__init__.py", "_C": "__init__.py", "half": "__init__.py", "FloatTensor": "_legacy.py",
-            "_names": "__init__.py", "cuda": "__init__.py", "_tensor_str": "_tensor_str.py"}.items() <= module.items()
+            "_names": "__init__.py", "cuda": "__init__.py", "return_types": "__init__.py"}.items() <= module.items()
     assert {"T": "_tensor.py", "numpy": "_tensor.py", "__repr__": "_tensor.py"}.items() <= tensor.items()
     assert "add" not in module and "add" not in tensor
 

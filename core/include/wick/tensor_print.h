@@ -19,8 +19,8 @@ namespace wick {
 // floats as "1.", others with 4 decimals, scientific when their range is wide; more than
 // 1000 elements summarised with "..."), followed by the size when there are no elements,
 // the device when it is not the CPU, and the dtype unless it is float32, int64 or bool.
-// python_ext/wick/_tensor_str.py is the Python side; tests/cpp/test_tensor_print.cpp
-// holds the same strings as PyTorch gives.
+// Python's Tensor.__repr__ is this function; tests/cpp/test_tensor_print.cpp and the
+// Python tests hold the strings PyTorch gives.
 std::string tensor_repr(const Tensor& t);
 std::ostream& operator<<(std::ostream& os, const Tensor& t);
 // "wick.float32", as Python's repr(wick.float32).

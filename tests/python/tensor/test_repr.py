@@ -1,6 +1,7 @@
 """repr() prints as PyTorch does, with `wick.` in place of `torch.`."""
 import math
 
+import numpy as np
 import pytest
 
 import wick
@@ -37,3 +38,19 @@ def test_repr_matches_pytorch(make, expected):
 def test_repr_of_views_and_half_types():
     assert repr(wick.arange(6).reshape(2, 3).t()) == "tensor([[0, 3],\n        [1, 4],\n        [2, 5]])"
     assert repr(wick.tensor([0.5], dtype=wick.bfloat16)) == "tensor([0.5000], dtype=wick.bfloat16)"
+
+
+_rng = np.random.default_rng(0)
+
+
+@pytest.mark.parametrize("array", [
+    _rng.standard_normal((10, 200)).astype("float32"),            # every dim summarised, not only the first
+    np.arange(3000.0, dtype="float32").reshape(3, 1000),  # integral, a wide range: sci
+    np.array([1.0, 2000.0]),
+    np.array([3.0, 1e9]),
+    _rng.integers(-5, 5, (40, 40, 3)),
+    (_rng.standard_normal((7, 7, 7, 7)) * 1e5),
+], ids=["summarised-2d", "integral-wide", "integral-ratio", "integral-huge", "int-3d", "float64-4d"])
+def test_repr_matches_torch_on_larger_tensors(array):
+    torch = pytest.importorskip("torch")
+    assert repr(wick.from_numpy(array)).replace("wick.", "torch.") == repr(torch.from_numpy(array))
