@@ -12,7 +12,7 @@ import time
 from typing import Dict, List, Optional, Sequence
 
 from codegen import reader
-from codegen.dest import core, kernels, python_bindings, stubs
+from codegen.dest import core, docs, kernels, python_bindings, stubs
 from codegen.dest.common import DEFAULT_LAYOUT, Layout
 from codegen.model import Declaration
 from codegen.schema import DTYPE_NAMES, DTYPES
@@ -35,12 +35,13 @@ def outputs(decls: List[Declaration], layout: Layout = DEFAULT_LAYOUT) -> List[s
         "python/__init__.pyi",
         "python/_legacy.pyi",
         "python/return_types.pyi",
+        *docs.outputs(decls),
     ]
 
 
 def generate(decls: List[Declaration], layout: Layout = DEFAULT_LAYOUT) -> Dict[str, str]:
     files: Dict[str, str] = {}
-    for emitter in (core, kernels, python_bindings, stubs):
+    for emitter in (core, kernels, python_bindings, stubs, docs):
         files.update(emitter.emit(decls, layout))
     return files
 
