@@ -255,6 +255,10 @@ def _read_examples(r: Reader, variants: FrozenSet[Variant]) -> Tuple[Example, ..
         except ValueError as e:
             raise err(f"not in doctest form: {e}") from None
         for ex in found:
+            # Python's parser recurses per level of nesting: bounded as expressions are (codegen/expressions.py).
+            if len(ex.source) > expressions.MAX_LENGTH:
+                raise err(f"line {ex.lineno + 1} of the example starts a statement of {len(ex.source)} characters, "
+                          f"more than {expressions.MAX_LENGTH}", "split it")
             try:
                 compile(ex.source, "<example>", "single")
             except SyntaxError as e:
