@@ -95,13 +95,13 @@ def _op(decl: Declaration, own: List[Binding]) -> Dict[str, object]:
     tuples = [ov.sig for b in own for ov in b.overloads if ov.sig.is_tuple]
     listed = ", ".join(str(f.name) for f in tuples[0].fields) if tuples else ""
     if decl.api.out:
-        fields.append(("out=", f"``wick.{decl.name}(..., out=({listed}))`` writes the results into the given tensors"
+        fields.append(("Out", f"``wick.{decl.name}(..., out=({listed}))`` writes the results into the given tensors"
                        if tuples else f"``wick.{decl.name}(..., out=t)`` writes the result into ``t`` and returns it"))
     if tuples:
         fields.append(("Returns", f"a named tuple ``({listed})``, of type ``wick.return_types.{decl.name}``"))
     dtypes = _dtypes(decl)
     if dtypes:
-        fields.append(("dtypes", dtypes))
+        fields.append(("Supported dtypes", dtypes))
     main = entries[0]
     rest = [dict(e, doc=f"The {'in-place' if b.name.endswith('_') and b.name != decl.name else 'method'} form of "
                         f":py:{main['role']}:`{main['target']}`.")
