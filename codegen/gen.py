@@ -24,7 +24,8 @@ from codegen.writer import FileManager
 # What the generator writes is a function of the declarations alone: the files of
 # the shards (Note [Shards] in codegen/dest/common.py), whose list is fixed, and one
 # header per op (wick/ops/<name>.h), so that a file recompiles only when an op it
-# calls changes. CMake asks for the list (--list-outputs) when it configures, and
+# calls changes, and one page of the manual's op reference per declaration file
+# (docs/reference/<file>.rst, codegen/dest/docs.py). CMake asks for the list (--list-outputs) when it configures, and
 # configures again whenever a declaration changes, which costs about a second.
 def outputs(decls: List[Declaration], layout: Layout = DEFAULT_LAYOUT) -> List[str]:
     return [

@@ -3,7 +3,7 @@
 Each op gets a section: its function, its method and its in-place forms as entries of
 Sphinx's Python domain, with their signatures in Python syntax, its doc, its forms, the
 dtypes it takes and its examples (Note [Examples]). docs/ holds the hand-written pages
-and the configuration, and scripts/docs builds the two together.
+and the configuration, and scripts/build_docs.py builds the two together.
 """
 from __future__ import annotations
 
