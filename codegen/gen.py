@@ -12,7 +12,7 @@ import time
 from typing import Dict, List, Optional, Sequence
 
 from codegen import reader
-from codegen.dest import core, kernels, python_bindings, stubs
+from codegen.dest import core, docs, kernels, python_bindings, stubs
 from codegen.dest.common import DEFAULT_LAYOUT, Layout
 from codegen.model import Declaration
 from codegen.schema import DTYPE_NAMES, DTYPES
@@ -24,7 +24,8 @@ from codegen.writer import FileManager
 # What the generator writes is a function of the declarations alone: the files of
 # the shards (Note [Shards] in codegen/dest/common.py), whose list is fixed, and one
 # header per op (wick/ops/<name>.h), so that a file recompiles only when an op it
-# calls changes. CMake asks for the list (--list-outputs) when it configures, and
+# calls changes, and one page of the manual's op reference per declaration file
+# (docs/reference/<file>.rst, codegen/dest/docs.py). CMake asks for the list (--list-outputs) when it configures, and
 # configures again whenever a declaration changes, which costs about a second.
 def outputs(decls: List[Declaration], layout: Layout = DEFAULT_LAYOUT) -> List[str]:
     return [
@@ -35,12 +36,13 @@ def outputs(decls: List[Declaration], layout: Layout = DEFAULT_LAYOUT) -> List[s
         "python/__init__.pyi",
         "python/_legacy.pyi",
         "python/return_types.pyi",
+        *docs.outputs(decls),
     ]
 
 
 def generate(decls: List[Declaration], layout: Layout = DEFAULT_LAYOUT) -> Dict[str, str]:
     files: Dict[str, str] = {}
-    for emitter in (core, kernels, python_bindings, stubs):
+    for emitter in (core, kernels, python_bindings, stubs, docs):
         files.update(emitter.emit(decls, layout))
     return files
 

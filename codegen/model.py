@@ -2,8 +2,8 @@
 
     Declaration
       api    what Python and C++ see: the name, the signatures (codegen/schema.py),
-             the method and function variants, the in-place and out= forms, the doc
-             and whether the binding releases the GIL;
+             the method and function variants, the in-place and out= forms, the doc,
+             its examples and whether the binding releases the GIL;
       impl   how it is computed: a pointwise expression with the dtypes its kernels
              are compiled for, a hand-written core function, or a function of the
              Python glue;
@@ -53,6 +53,25 @@ class Output(Named):
     bool = "bool"  # a predicate
 
 
+# Note [Examples]
+# ~~~~~~~~~~~~~~~~
+# An op's `examples:` are doctests: `>>> ` lines (`... ` for continuations), each
+# followed by what wick prints, with `wick` imported and nothing else. The manual
+# shows them on the op's entry (codegen/dest/docs.py), the docstrings of its
+# bindings carry them, and tests/python/docs/test_examples.py runs every one against
+# the built module, a test case per op, so that an example that no longer prints what
+# it says fails with the op's name. The reader checks their form alone (the doctest
+# syntax, Python syntax, that the op is called): what they print only running them
+# can check. So an example must print the same on every run: no random values
+# without a seed, no addresses.
+@dataclass(frozen=True)
+class Example:
+    """One block of an op's `examples:` (Note [Examples])."""
+
+    text: str
+    loc: Location
+
+
 @dataclass(frozen=True)
 class Api:
     name: str
@@ -63,6 +82,7 @@ class Api:
     inplace_variants: FrozenSet[Variant]
     out: bool  # also out= on the function
     doc: str
+    examples: Tuple[Example, ...]
     releases_gil: bool  # the binding releases the GIL around the call (Note [GIL])
     loc: Location
     signature_locs: Tuple[Location, ...]

@@ -6,6 +6,7 @@ is wrong. What spans declarations is left to codegen/validate.py.
 """
 from __future__ import annotations
 
+import doctest
 import re
 from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple, Type, TypeVar
 
@@ -13,14 +14,15 @@ from codegen import expressions
 from codegen import names as naming
 from codegen import testplan, yaml_loader
 from codegen.errors import DeclarationError, Location, did_you_mean, shown
-from codegen.model import Api, Backend, Cpp, Declaration, Impl, Output, Pointwise, Promotion, PythonGlue, Variant
+from codegen.model import (Api, Backend, Cpp, Declaration, Example, Impl, Output, Pointwise, Promotion, PythonGlue,
+                           Variant)
 from codegen.schema import DTYPES, TENSOR, BaseTy, DType, ErrorAt, Named, Signature, base_of, is_tensor
 from codegen.validate import validate
 from codegen.yaml_loader import Node, NodeList
 
 KNOWN_KEYS = ("name", "signatures", "variants", "inplace", "out", "pointwise", "cpp", "python",
               "promote", "output", "check", "dtypes", "doc", "numpy", "domain", "releases_gil", "samples",
-              "structured")
+              "structured", "examples")
 IMPL_KEYS = ("pointwise", "cpp", "python")
 POINTWISE_KEYS = ("promote", "output", "check")
 MAX_OPERANDS = 5  # TensorIter::kMaxOperands less the output (the ops units static_assert it)
@@ -132,8 +134,10 @@ def read_declaration(node: Node) -> Declaration:
     inplace_variants, out = _read_forms(r, sigs, sig_locs, variants)
     impl = _read_impl(r, sigs, sig_locs, variants, inplace_variants, out)
     doc = r.required_string("doc")
+    examples = _read_examples(r, variants)
     tests = _read_tests(r, sigs, sig_locs, variants, impl)
-    api = Api(r.name, sigs, variants, inplace_variants, out, doc.strip(), _read_gil(r, impl), r.loc, sig_locs)
+    api = Api(r.name, sigs, variants, inplace_variants, out, doc.strip(), examples, _read_gil(r, impl), r.loc,
+              sig_locs)
     return Declaration(api, impl, tests)
 
 
@@ -227,6 +231,42 @@ def _read_inplace(r: Reader, variants: FrozenSet[Variant]) -> FrozenSet[Variant]
         raise r.at_value("inplace")(f"'inplace' is true (a method) or a list of 'method' and 'function', "
                                     f"not {shown(raw)}")
     return frozenset(Variant(v) for v in raw)
+
+
+def _read_examples(r: Reader, variants: FrozenSet[Variant]) -> Tuple[Example, ...]:
+    """`examples:`, a list of blocks in doctest form, each calling the op (Note [Examples])."""
+    raw = r.raw("examples")
+    if raw is None:
+        return ()
+    if not variants:
+        raise r.at_key("examples")("an op with no variants has no Python binding for an example to call")
+    if not isinstance(raw, NodeList) or not raw:
+        raise r.at_value("examples")("'examples' must be a non-empty list of blocks in doctest form",
+                                     "write each as a literal block ('- |') of '>>> ' lines and their output")
+    called = re.compile(rf"\b{re.escape(r.name)}_?\b")
+    examples = []
+    for text, loc in zip(raw, raw.item_locs):
+        err = r.at(loc)
+        if not isinstance(text, str) or not text.startswith(">>> "):
+            raise err(f"an example starts with '>>> ', not {shown(text)}",
+                      "write each as a literal block ('- |') of '>>> ' lines and their output")
+        try:
+            found = doctest.DocTestParser().get_examples(text, name="the example")
+        except ValueError as e:
+            raise err(f"not in doctest form: {e}") from None
+        for ex in found:
+            # Python's parser recurses per level of nesting: bounded as expressions are (codegen/expressions.py).
+            if len(ex.source) > expressions.MAX_LENGTH:
+                raise err(f"line {ex.lineno + 1} of the example starts a statement of {len(ex.source)} characters, "
+                          f"more than {expressions.MAX_LENGTH}", "split it")
+            try:
+                compile(ex.source, "<example>", "single")
+            except SyntaxError as e:
+                raise err(f"line {ex.lineno + 1} of the example is not Python: {e.msg}") from None
+        if not any(called.search(ex.source) for ex in found):
+            raise err(f"the example never calls '{r.name}'", "an example shows its own op")
+        examples.append(Example(text.rstrip("\n") + "\n", loc))
+    return tuple(examples)
 
 
 # --- the implementation --------------------------------------------------------------------------------------------

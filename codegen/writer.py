@@ -11,9 +11,9 @@ import os
 import tempfile
 from typing import Dict, List, Sequence
 
-# Directories whose every file the generator writes: a file there that no output names
-# (the header of an op since removed) is deleted.
-OWNED_DIRS = ("include/wick/ops",)
+# Directories whose every file of a kind the generator writes: a file there that no output
+# names (the header of an op since removed, the page of a declaration file) is deleted.
+OWNED_DIRS = {"include/wick/ops": ".h", "docs/reference": ".rst"}
 
 
 class FileManager:
@@ -37,10 +37,10 @@ class FileManager:
         if missing:
             raise RuntimeError(f"codegen: outputs not produced: {', '.join(missing)}")
         changed = [relpath for relpath in self.expected if self._write(relpath, self.contents[relpath])]
-        for owned in OWNED_DIRS:
+        for owned, suffix in OWNED_DIRS.items():
             directory = os.path.join(self.out_dir, owned)
             for name in sorted(os.listdir(directory)) if os.path.isdir(directory) else []:
-                if f"{owned}/{name}" not in self.contents and name.endswith(".h"):
+                if f"{owned}/{name}" not in self.contents and name.endswith(suffix):
                     os.remove(os.path.join(directory, name))
         return changed
 

@@ -107,6 +107,25 @@ class Overload:
             "" if p.default is None else f"={p.default}"))
         return f"({shown})"
 
+    @property
+    def returns_text(self) -> str:
+        """What it returns, as docstrings show it: Tensor, tuple of Tensors, (Tensor values, Tensor indices)."""
+        if self.returns_self:
+            return "Tensor"
+        if self.sig.returns_none:
+            return "None"
+        shown = [f"{py_type(r.type)} {r.name}" if r.name else py_type(r.type) for r in self.sig.returns]
+        return f"({', '.join(shown)})" if self.sig.is_tuple else shown[0]
+
+    @property
+    def sizes_param(self) -> Optional[Param]:
+        """Its lone positional parameter when that is an int[], which also takes its values as *args:
+        x.view(2, 3) as x.view((2, 3))."""
+        positional = [p for p in self.params if not p.kwarg_only]
+        if len(positional) == 1 and strip_optional(positional[0].type) == INTS:
+            return positional[0]
+        return None
+
     def py_type(self, p: Param) -> str:
         """As py_type(p.type), with PyTorch's name for the out= of a tuple return."""
         return "tuple of Tensors" if self.has_out and self.sig.is_tuple and p.name == "out" else py_type(p.type)

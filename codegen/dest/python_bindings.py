@@ -1,6 +1,7 @@
 """The Python side: FASTCALL wrappers and PyMethodDef tables for Tensor methods and wick functions."""
 from __future__ import annotations
 
+import textwrap
 from typing import Callable, Dict, List, Tuple
 
 from codegen.api import cpp
@@ -145,11 +146,14 @@ def _text_signature(b: Binding) -> str:
 
 
 def _doc(b: Binding) -> str:
-    """The text signature, the declaration's doc and, with several overloads, each of them."""
-    if len(b.overloads) == 1:
-        return _text_signature(b) + b.doc
-    sigs = "\n".join(f"    {b.name}{ov.text}" for ov in b.overloads)
-    return f"{_text_signature(b)}{b.doc}\n\nOverloads:\n{sigs}"
+    """The text signature, the declaration's doc, each overload with its types, and the examples.
+
+    help() shows the text signature as the header and the rest below it, as it shows
+    the docstrings of Python functions.
+    """
+    sigs = "".join(f"\n    {b.name}{ov.text} -> {ov.returns_text}" for ov in b.overloads)
+    examples = "".join("\n" + textwrap.indent(e.text, "    ").rstrip("\n") for e in b.decl.api.examples)
+    return f"{_text_signature(b)}{b.doc}\n\nSignatures:{sigs}" + (f"\n\nExamples:{examples}" if examples else "")
 
 
 def _binding(b: Binding) -> Dict[str, object]:

@@ -76,9 +76,8 @@ def _defs(b: Binding, ov: Overload) -> List[str]:
 
     params = ", ".join(head + ([join_params(ov.params, shown)] if ov.params else []))
     defs = [f"def {b.name}({params}) -> {ret}: ..."]
-    positional = [p for p in ov.params if not p.kwarg_only]
-    if len(positional) == 1 and strip_optional(positional[0].type) == ListType(BaseType(BaseTy.int)):  # x.view(2, 3)
-        rest = [f"*{positional[0].name}: _int"] + [shown(p) for p in ov.params if p.kwarg_only]
+    if ov.sizes_param is not None:  # x.view(2, 3)
+        rest = [f"*{ov.sizes_param.name}: _int"] + [shown(p) for p in ov.params if p.kwarg_only]
         defs.append(f"def {b.name}({', '.join(head + rest)}) -> {ret}: ...")
     return defs
 

@@ -87,6 +87,15 @@ def test_a_5000_deep_expression_is_refused_by_its_length(tmp_path: Path, run_cod
     _only_error(*_generate(run_codegen, decl_dir),  decl_dir / "ops.yaml", "5:14", f"an expression is at most {MAX_LENGTH} characters")
 
 
+@pytest.mark.parametrize("expr", ["-" * 5_000 + "x", "x" + " + x" * 5_000, "(" * 5_000 + "x" + ")" * 5_000],
+                         ids=["unary", "binary", "parentheses"])
+def test_a_5000_deep_example_is_refused_by_its_length(tmp_path: Path, run_codegen, expr: str) -> None:
+    """An example is compiled to check it is Python, so its length is checked before the parser runs."""
+    examples = f"\n  examples:\n    - '>>> wick.foo({expr})'"
+    decl_dir = _write(tmp_path, OP.format(impl="cpp: foo", doc="Deep.") + examples + "\n")
+    _only_error(*_generate(run_codegen, decl_dir), decl_dir / "ops.yaml", "9:7", f"more than {MAX_LENGTH}")
+
+
 def test_an_integer_of_5000_digits_is_out_of_range(tmp_path: Path, run_codegen) -> None:
     """Python converts at most 4,300 digits to an int; the loader never tries."""
     decl_dir = _write(tmp_path, OP.format(impl="cpp: foo", doc="An integer.") + "  dtypes: " + "9" * 5_000 + "\n")

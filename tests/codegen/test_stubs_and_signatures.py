@@ -154,12 +154,15 @@ def test_text_signatures_read_as_the_declarations_do() -> None:
 
 
 def test_every_docstring_starts_with_its_text_signature() -> None:
-    """Each binding's docstring is its text signature, then the YAML doc, then any overloads."""
+    """Each binding's docstring is its text signature, the YAML doc, its overloads with their types, then
+    its examples where it has some."""
     methods, functions = _bindings("real")
     for b in methods + functions:
         doc = python_bindings._doc(b)
-        assert doc.startswith(python_bindings._text_signature(b) + b.doc), b.name
-        assert ("\n\nOverloads:\n" in doc) == (len(b.overloads) > 1), b.name
+        assert doc.startswith(python_bindings._text_signature(b) + b.doc + "\n\nSignatures:\n"), b.name
+        for ov in b.overloads:
+            assert f"\n    {b.name}{ov.text} -> " in doc, (b.name, ov.text)
+        assert ("\n\nExamples:\n    >>> " in doc) == bool(b.decl.api.examples), b.name
 
 
 def test_mypy_accepts_the_golden_stubs(run_codegen, tmp_path: Path) -> None:

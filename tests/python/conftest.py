@@ -12,6 +12,7 @@ cannot express):
     dtypes/    PyTorch's dtype rules: promotion, refusals, conversions, Python numbers
     safety/    sizes past int64, reentrancy, lifetime, leaks, threads, no crash on wrong calls
     fuzz/      the Hypothesis suites, their helpers and the regressions they found
+    docs/      the manual: it builds with Sphinx, and every `examples:` of the declarations runs
 
 Helpers shared across folders stay here: reference.py (comparing with NumPy), declared.py (the
 cases read from the declarations), opcheck.py and numpy_ref.py (their checker and references). A
