@@ -42,6 +42,8 @@ from wick._legacy import (
     DoubleTensor as DoubleTensor,
 )
 from wick._tensor import Tensor as Tensor
+from wick.safetensors import load_file as load_file, save_file as save_file
+from wick.serialization import load as load, save as save
 
 # PyTorch's aliases.
 half: dtype
@@ -57,6 +59,10 @@ __all__ = [
     "device",
     "from_dlpack",
     "from_numpy",
+    "save",
+    "load",
+    "save_file",
+    "load_file",
     "add",
     "cat",
     "concat",
