@@ -29,7 +29,7 @@ import os
 import struct
 
 from wick import _C
-from wick.serialization import _byte_range, _check_byteorder, _storage_on, _tensor_over
+from wick.serialization import _byte_range, _byte_span, _check_byteorder, _storage_on, _tensor_over
 
 # safetensors' names of wick's dtypes, in the reference implementation's order of its dtypes.
 _DTYPES = {"BOOL": "bool", "U8": "uint8", "I8": "int8", "I16": "int16", "F16": "float16", "BF16": "bfloat16",
@@ -45,10 +45,7 @@ def _overlapping(tensors):
     spans = {}  # storage -> [(first byte, end byte, name)]
     for name, t in tensors.items():
         if t.numel() > 0:
-            first = t.storage_offset()
-            end = first + 1 + sum((n - 1) * s for n, s in zip(t.shape, t.stride()))
-            spans.setdefault(_C._storage_bytes(t)[1], []).append(
-                (first * t.dtype.itemsize, end * t.dtype.itemsize, name))
+            spans.setdefault(_C._storage_bytes(t)[1], []).append((*_byte_span(t), name))
     groups = []
     for ranges in spans.values():
         group, reach = [], -1
@@ -102,8 +99,7 @@ def save_file(tensors, filename, metadata=None):
         f.write(text)
         for name in order:
             t = tensors[name].contiguous()
-            first = t.storage_offset() * t.dtype.itemsize
-            f.write(memoryview(_byte_range(t, first, first + t.numel() * t.dtype.itemsize)))
+            f.write(memoryview(_byte_range(t, *_byte_span(t))))
 
 
 def _unique_keys(pairs):

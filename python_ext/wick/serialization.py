@@ -38,15 +38,17 @@ pickle.dump writes for wick tensors (Note [Pickled tensors]) and containers.
 
 Note [Pickled tensors]
 ~~~~~~~~~~~~~~~~~~~~~~
-pickle.dumps(t) carries the bytes t reaches (from its first element to its
-last) and its geometry over them: dtype, sizes, strides (a transposed tensor
-comes back transposed) and its offset into those bytes, with its device, its
-class when that is a subclass, and its attributes. One pickle does not know
-which other tensors of the same storage it holds, so each tensor gets its own
-copy of its bytes; wick.save keeps storages shared. A CUDA tensor's bytes go
-through the CPU and come back to its device.
+pickle.dumps(t) carries the bytes t reaches (from its first element to past
+its last: the whole storage only when t covers it) and its geometry over
+them: dtype, sizes, strides (a transposed tensor comes back transposed and an
+expanded one expanded) and offset 0, with its device, its class when that is
+a subclass, and its attributes. One pickle does not know which other tensors
+of the same storage it holds, so each tensor gets its own copy of its bytes;
+wick.save keeps storages shared. A CUDA tensor's bytes go through the CPU and
+come back to its device.
 """
 import collections
+import contextlib
 import functools
 import io
 import os
@@ -76,6 +78,16 @@ def _dtype_name(dtype):
     return dtype.__reduce__()
 
 
+def _byte_span(t):
+    """The bytes of t's storage from its first element to past its last (strides are never negative), as
+    (begin, end); (0, 0) for a tensor without elements."""
+    if t.numel() == 0:
+        return 0, 0
+    first = t.storage_offset()
+    end = first + 1 + sum((n - 1) * s for n, s in zip(t.shape, t.stride()))
+    return first * t.dtype.itemsize, end * t.dtype.itemsize
+
+
 def _byte_range(t, begin, end):
     """Bytes [begin, end) of t's storage as a 1-D uint8 CPU tensor: a view for a CPU tensor, a copy for another."""
     whole, _ = _C._storage_bytes(t)
@@ -101,7 +113,7 @@ def _cuda_checked(device):
                                "map_location=wick.device('cpu') to map your storages to the CPU.")
         count = _C._cuda_device_count()
         if (device.index or 0) >= count:
-            raise RuntimeError(f"Attempting to deserialize object on CUDA device {device.index} but "
+            raise RuntimeError(f"Attempting to deserialize object on CUDA device {device.index or 0} but "
                                f"wick.cuda.device_count() is {count}. Please use wick.load with map_location "
                                f"to map your storages to an existing device.")
     return device
@@ -145,16 +157,10 @@ def _storage_on(nbytes, device, fill):
 # --- pickling (Note [Pickled tensors]) ---
 
 def _reduce_tensor(t):
-    """The arguments of _rebuild for t, less its class."""
+    """The arguments of _rebuild for t, less its class: its first element is at offset 0 of its bytes."""
     _check_byteorder()
-    size, stride = tuple(t.shape), t.stride()
-    begin = end = t.storage_offset()
-    if t.numel() > 0:
-        end += 1 + sum((n - 1) * s for n, s in zip(size, stride))
-    else:
-        begin = end = 0
-    data = bytes(memoryview(_byte_range(t, begin * t.dtype.itemsize, end * t.dtype.itemsize)))
-    return data, _dtype_name(t.dtype), str(t.device), t.storage_offset() - begin, size, stride
+    data = bytes(memoryview(_byte_range(t, *_byte_span(t))))
+    return data, _dtype_name(t.dtype), str(t.device), 0, tuple(t.shape), t.stride()
 
 
 def _rebuild(data, dtype, location, storage_offset, size, stride, cls, *, to_device=_C.device):
@@ -230,20 +236,7 @@ def _opened(f, mode):
         return open(f, mode)
     if not hasattr(f, "write" if "w" in mode else "read"):
         raise TypeError(f"expected a path (str or os.PathLike) or a binary file object, got {type(f).__name__}")
-    return _Borrowed(f)
-
-
-class _Borrowed:
-    """A file object the caller opened, and closes."""
-
-    def __init__(self, f):
-        self.f = f
-
-    def __enter__(self):
-        return self.f
-
-    def __exit__(self, *exc):
-        return False
+    return contextlib.nullcontext(f)  # the caller's to close
 
 
 def _write(archive, name, data):
@@ -306,7 +299,7 @@ class _Archive:
     """The entries of a wick.save archive, read as Note [Loading runs no code] says."""
 
     def __init__(self, file, to_device):
-        self.file, self.to_device, self.storages = file, to_device, {}
+        self.to_device, self.storages = to_device, {}
         self.size = file.seek(0, io.SEEK_END)
         file.seek(0)
         self.zip = zipfile.ZipFile(file)

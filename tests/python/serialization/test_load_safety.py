@@ -63,16 +63,12 @@ def valid():
     return archive(structure(tensor()), STORAGE)
 
 
-def truncated(data, keep):
-    return data[:keep]
-
-
 CASES = [
     (b"", pickle.UnpicklingError, "Ran out of input"),
     (b"\x80\x04garbage", pickle.UnpicklingError, ""),
     (pickle.dumps([1, 2, 3])[:-3], pickle.UnpicklingError, ""),
     (b"PK\x03\x04" + bytes(40), RuntimeError, "not a valid wick.save archive"),
-    (truncated(valid(), len(valid()) // 2), RuntimeError, "not a valid wick.save archive"),
+    (valid()[:len(valid()) // 2], RuntimeError, "not a valid wick.save archive"),
     (archive(structure(tensor()), STORAGE, version=b"2\n"), RuntimeError, "unsupported file version b'2"),
     (archive(structure(tensor()), STORAGE, version=None), RuntimeError, "no entry 'archive/version'"),
     (archive(None, STORAGE), RuntimeError, "no entry 'archive/data.pkl'"),
@@ -112,6 +108,14 @@ CASES = [
 def test_a_malformed_file_gives_a_clear_exception(data, error, match):
     with pytest.raises(error, match=match):
         load_bytes(data)
+
+
+def test_a_file_from_torch_save_is_refused_by_its_version():
+    torch = pytest.importorskip("torch")
+    f = io.BytesIO()
+    torch.save({"w": torch.ones(2)}, f)
+    with pytest.raises(RuntimeError, match="unsupported file version b'3"):
+        load_bytes(f.getvalue())
 
 
 def test_a_corrupted_storage_fails_its_checksum():

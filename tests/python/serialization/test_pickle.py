@@ -83,6 +83,9 @@ def test_a_view_keeps_its_strides_and_carries_only_the_bytes_it_reaches():
     y = pickle.loads(pickle.dumps(expanded))
     assert y.stride() == (0, 0) and y.shape == (1000, 1000) and y[999, 999].item() == 3.0
     assert len(pickle.dumps(expanded)) < 200
+    empty = base[3:3, 50:]
+    y = pickle.loads(pickle.dumps(empty))
+    assert y.shape == (0, 50) and y.dtype is wick.int64
 
 
 @pytest.mark.parametrize("protocol", [2, 3, 4, 5])
