@@ -91,13 +91,15 @@ def test_stub_has_a_def_per_overload(which: str, run_codegen, tmp_path: Path) ->
 @pytest.mark.parametrize("which", sorted(DECLARATION_SETS))
 def test_package_stub_reexports_what_init_does(which: str, run_codegen, tmp_path: Path) -> None:
     """__init__.pyi imports from wick._C the dtypes, dtype, device and every function, and its
-    __all__ is wick/__init__.py's: Tensor, dtype, device, the interop functions and the declared ones."""
+    __all__ is wick/__init__.py's: Tensor, dtype, device, the interop and serialization functions and the
+    declared ones."""
     tree = ast.parse(_generate(run_codegen, tmp_path, which)["python/__init__.pyi"])
     functions = [b.name for b in _bindings(which)[1]]
     imported = [a.name for n in tree.body if isinstance(n, ast.ImportFrom) and n.module == "wick._C" for a in n.names]
     assert imported == ["device", "dtype", "from_dlpack", "from_numpy", *DTYPE_NAMES, *functions]
     (all_,) = [n for n in tree.body if isinstance(n, ast.Assign) and ast.unparse(n.targets[0]) == "__all__"]
-    assert ast.literal_eval(all_.value) == ["Tensor", "dtype", "device", "from_dlpack", "from_numpy", *functions]
+    assert ast.literal_eval(all_.value) == ["Tensor", "dtype", "device", "from_dlpack", "from_numpy", "save", "load",
+                                            "save_file", "load_file", *functions]
 
 
 def _signature(b: Binding) -> inspect.Signature:
