@@ -103,11 +103,12 @@ def save_file(tensors, filename, metadata=None):
 
 
 def _unique_keys(pairs):
-    keys = [k for k, _ in pairs]
-    if len(set(keys)) != len(keys):
-        duplicate = next(k for k in keys if keys.count(k) > 1)
-        raise ValueError(f"invalid safetensors header: the key {duplicate!r} appears twice")
-    return dict(pairs)
+    result = {}
+    for key, value in pairs:
+        if key in result:
+            raise ValueError(f"invalid safetensors header: the key {key!r} appears twice")
+        result[key] = value
+    return result
 
 
 def _non_negative_ints(value, count=None):
@@ -154,7 +155,7 @@ def _read_header(f, size):
         raise ValueError("invalid safetensors header: it does not start with '{'")
     try:
         header = json.loads(text.decode("utf-8"), object_pairs_hook=_unique_keys)
-    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as e:  # RecursionError: nested too deep
         raise ValueError(f"invalid safetensors header: {e}") from e
     if not isinstance(header, dict):
         raise ValueError("invalid safetensors header: not a JSON object")

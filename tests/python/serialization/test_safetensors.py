@@ -153,6 +153,7 @@ BAD_FILES = [
     (with_size(4, b"{\"a\""), ValueError, "invalid safetensors header"),
     (with_size(3, b"{\xff}"), ValueError, "invalid safetensors header"),
     (with_size(4, b"{}{}"), ValueError, "Extra data"),
+    (with_size(100_005, b'{"a":' + b"[" * 100_000), ValueError, "invalid safetensors header"),
     (with_size(26, b'{"x":1,"x":2}             '), ValueError, "the key 'x' appears twice"),
     (with_size(34, b'{"__metadata__":{"a":"1","a":"2"}}'), ValueError, "the key 'a' appears twice"),
     (handmade({"__metadata__": {"a": 1}}, b""), ValueError, "__metadata__ must be a dict of str to str"),
