@@ -30,9 +30,9 @@ whose find_class returns only the few globals wick itself writes and refuses
 any other with an UnpicklingError that names it, before anything runs. Every
 value that then reaches a rebuild function comes from the file and is checked
 before a tensor exists: the types here, the geometry in C++ (Note [Storage
-bytes] in python_ext/storage_bytes.cpp). Storages are read only as far as the
-archive's real size allows, from entries that are stored uncompressed, so a
-file cannot make wick.load allocate more than it holds. A file that is not a
+bytes] in python_ext/storage_bytes.cpp). Entries must be stored uncompressed
+and claim no more bytes, all together, than the file holds, so a file cannot
+make wick.load allocate more than its own size. A file that is not a
 zip archive is read as a bare pickle through the same unpickler: what
 pickle.dump writes for wick tensors (Note [Pickled tensors]) and containers.
 
@@ -310,9 +310,9 @@ class _Archive:
             if info.compress_type != zipfile.ZIP_STORED or info.file_size != info.compress_size:
                 raise RuntimeError(f"the archive's entry {info.filename!r} is compressed; wick.save writes "
                                    f"entries uncompressed")
-            if info.header_offset + info.file_size > self.size:
-                raise RuntimeError(f"the archive's entry {info.filename!r} claims {info.file_size} bytes, more "
-                                   f"than the file holds ({self.size})")
+        claimed = sum(info.file_size for info in self.zip.infolist())
+        if claimed > self.size:  # entries that overlap, or a directory that lies
+            raise RuntimeError(f"the archive's entries claim {claimed} bytes, more than the file holds ({self.size})")
 
     def info(self, name):
         try:

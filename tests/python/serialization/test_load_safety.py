@@ -3,6 +3,7 @@ hand, inside the archive and as bare pickles."""
 import io
 import os
 import pickle
+import struct
 import zipfile
 
 import pytest
@@ -123,6 +124,15 @@ def test_a_corrupted_storage_fails_its_checksum():
     at = data.index(STORAGE["0"])
     data[at] ^= 0xFF
     with pytest.raises(RuntimeError, match="CRC"):
+        load_bytes(bytes(data))
+
+
+def test_entries_that_claim_more_bytes_than_the_file_holds_are_refused_before_any_allocation():
+    data = bytearray(valid())
+    record = data.rindex(b"archive/data/0") - 46  # the entry's record in the central directory
+    assert data[record:record + 4] == b"PK\x01\x02"
+    struct.pack_into("<II", data, record + 20, 2**31, 2**31)  # compressed and uncompressed sizes
+    with pytest.raises(RuntimeError, match="claim 2147483"):
         load_bytes(bytes(data))
 
 
