@@ -1,4 +1,5 @@
-// python_ext/interop.h: zero-copy exchange with NumPy and DLPack (buffer.cpp, dlpack.cpp).
+// python_ext/interop.h: zero-copy exchange with NumPy and DLPack (buffer.cpp, dlpack.cpp), and storages as
+// raw bytes (storage_bytes.cpp).
 #pragma once
 
 #include <Python.h>
@@ -22,9 +23,11 @@ std::optional<DType> numpy_scalar_dtype(PyObject* obj);
 // A CPU tensor over an ndarray's memory, which it keeps alive (buffer.cpp; Note [from_numpy lifetime]).
 Tensor tensor_from_numpy(PyObject* array);
 
-// Module functions for wick._C: from_numpy (buffer.cpp); from_dlpack and _to_dlpack (dlpack.cpp).
+// Module functions for wick._C: from_numpy (buffer.cpp); from_dlpack and _to_dlpack (dlpack.cpp);
+// _storage_bytes and _tensor_over_bytes (storage_bytes.cpp).
 extern PyMethodDef buffer_functions[];
 extern PyMethodDef dlpack_functions[];
+extern PyMethodDef storage_bytes_functions[];
 
 // Note [Releasing Python memory from core]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~

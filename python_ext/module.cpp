@@ -85,6 +85,7 @@ PyMODINIT_FUNC PyInit__C() {
   if (PyModule_AddFunctions(module, module_functions) < 0 || PyModule_AddFunctions(module, extra_functions) < 0 ||
       PyModule_AddFunctions(module, buffer_functions) < 0 || PyModule_AddFunctions(module, dlpack_functions) < 0 ||
       PyModule_AddFunctions(module, threads_functions) < 0 ||
+      PyModule_AddFunctions(module, storage_bytes_functions) < 0 ||
       !init_dtype_type(module) || !init_device_type(module) || !init_tensor_type(module) ||
       !init_return_types(module) || !init_operators(module) ||
       PyModule_AddIntConstant(module, "_has_cuda", WICK_WITH_CUDA) < 0 ||

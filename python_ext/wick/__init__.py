@@ -12,6 +12,8 @@ from wick._C import (  # noqa: F401  (re-exported)
 from wick._names import FUNCTIONS as _FUNCTIONS
 from wick._tensor import Tensor
 from wick._C import __version__, from_dlpack, from_numpy, get_num_threads, set_num_threads
+from wick.serialization import load, save
+from wick.safetensors import load_file, save_file
 from wick._legacy import *  # noqa: F401,F403  (FloatTensor, LongTensor, ...)
 from wick import cuda  # noqa: F401
 from wick import return_types  # noqa: F401
@@ -26,4 +28,5 @@ half, float, double = float16, float32, float64
 short, int, long = int16, int32, int64
 
 __all__ = ["Tensor", "dtype", "device", "from_dlpack", "from_numpy", "get_num_threads", "set_num_threads",
+           "save", "load", "save_file", "load_file",
            *_FUNCTIONS]

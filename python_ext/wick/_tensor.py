@@ -1,5 +1,5 @@
 """wick.Tensor: the C type wick._C.TensorBase, plus what is easiest said in Python."""
-from wick import _C
+from wick import _C, serialization
 
 
 class Tensor(_C.TensorBase):
@@ -108,17 +108,12 @@ class Tensor(_C.TensorBase):
         device = self.device
         return (2, device.index) if device.type == "cuda" else (1, 0)
 
-    # Pickling goes through Python lists: correct, though not zero-copy. The attributes are
-    # pickle's state, set once the tensor exists, so that they may refer to the tensor itself.
+    # Pickling carries the tensor's bytes and its geometry over them (Note [Pickled tensors] in
+    # wick/serialization.py). The attributes are pickle's state, set once the tensor exists, so that
+    # they may refer to the tensor itself.
     def __reduce_ex__(self, protocol):
-        return _rebuild, (type(self), self.tolist(), self.dtype, tuple(self.shape)), self.__dict__ or None
-
-
-def _rebuild(cls, data, dtype, shape):
-    """Unpickles a tensor of class `cls` from its values, dtype and shape; pickle then sets its attributes.
-    A subclass's __init__ is not run, as for any object pickle rebuilds."""
-    t = _C.tensor(data, dtype=dtype).reshape(shape)
-    return t if cls is Tensor else _C._legacy_new(cls, dtype, t)
+        cls = None if type(self) is Tensor else type(self)
+        return serialization._rebuild, (*serialization._reduce_tensor(self), cls), self.__dict__ or None
 
 
 _C._set_tensor_class(Tensor)

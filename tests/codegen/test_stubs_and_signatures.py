@@ -103,7 +103,8 @@ def _init_exports() -> Tuple[List[str], List[str]]:
 @pytest.mark.parametrize("which", sorted(DECLARATION_SETS))
 def test_package_stub_reexports_what_init_does(which: str, run_codegen, tmp_path: Path) -> None:
     """__init__.pyi imports from wick._C what wick/__init__.py does (the dtypes, dtype, device, the
-    interop and thread functions, every declared function), and has its __all__."""
+    interop and thread functions, every declared function), and has its __all__ (which also names
+    the serialization functions)."""
     tree = ast.parse(_generate(run_codegen, tmp_path, which)["python/__init__.pyi"])
     functions = [b.name for b in _bindings(which)[1]]
     glue, listed = _init_exports()

@@ -7,7 +7,8 @@ cannot express):
     ops/       op semantics beyond the generated tests: errors, PyTorch's edge cases, aliasing, views
     kernels/   the CPU kernels' fast paths at sizes the generated tests never reach; CUDA
     binding/   argument parsing, error translation, signatures and docstrings, stubs, return types
-    tensor/    construction and properties, views, x[index], repr, pickle
+    tensor/    construction and properties, views, x[index], repr
+    serialization/  wick.save and wick.load, their safety against hostile files, safetensors, pickling
     interop/   the buffer protocol, NumPy, DLPack, as_tensor
     dtypes/    PyTorch's dtype rules: promotion, refusals, conversions, Python numbers
     safety/    sizes past int64, reentrancy, lifetime, leaks, threads, no crash on wrong calls

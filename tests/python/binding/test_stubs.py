@@ -23,6 +23,7 @@ pytest.importorskip("mypy")
 PACKAGE_PARENT = Path(wick.__file__).resolve().parents[1]  # build/python: where mypy finds wick
 
 GOOD = textwrap.dedent("""\
+    import io
     from typing import TYPE_CHECKING
 
     import wick
@@ -67,6 +68,10 @@ GOOD = textwrap.dedent("""\
     x.index_put_((wick.tensor([0]), None), wick.tensor(1.0, dtype=wick.float64), accumulate=True)
     close: bool = wick.allclose(x, y, rtol=0.1) and x.equal(y)
     shared = wick.as_tensor([1.0, 2.0], dtype=wick.float64).nan_to_num(posinf=1.0)
+    saved = io.BytesIO()
+    wick.save({"x": x, "steps": [1, 2]}, saved)
+    saved.seek(0)
+    restored = wick.load(saved, map_location={"cuda:0": "cpu"})
 
     if TYPE_CHECKING:
         reveal_type(x.split(1))  # reveal: builtins.tuple[wick._tensor.Tensor, ...]
@@ -102,6 +107,8 @@ BAD = textwrap.dedent("""\
     wick.cat(x)  # E
     wick.stack([1, 2])  # E
     x.div(2, rounding_mode=1)  # E
+    wick.save_file({"x": x}, 1.5)  # E
+    wick.load(x)  # E
     """)
 
 

@@ -45,6 +45,8 @@ from wick._legacy import (
     DoubleTensor as DoubleTensor,
 )
 from wick._tensor import Tensor as Tensor
+from wick.safetensors import load_file as load_file, save_file as save_file
+from wick.serialization import load as load, save as save
 
 # PyTorch's aliases.
 half: dtype
@@ -62,6 +64,10 @@ __all__ = [
     "from_numpy",
     "get_num_threads",
     "set_num_threads",
+    "save",
+    "load",
+    "save_file",
+    "load_file",
     "add",
     "cat",
     "concat",

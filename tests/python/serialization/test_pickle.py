@@ -1,5 +1,5 @@
-"""Pickling and copying keep a tensor's class, dtype, shape, values and attributes; the attributes
-travel as pickle's state, so they may refer to the tensor itself."""
+"""Pickling and copying keep a tensor's class, dtype, shape, strides, values and attributes; the values travel
+as raw bytes, the attributes as pickle's state, so they may refer to the tensor itself."""
 import copy
 import pickle
 
@@ -72,8 +72,41 @@ def test_a_subclass_with_setstate_receives_the_state():
         assert type(y) is Restored and y.tag == 1 and y.restored is True
 
 
-def test_a_view_is_pickled_as_its_own_values():
-    base = wick.arange(12).reshape(3, 4)
-    view = base.t()[1:]
+def test_a_view_keeps_its_strides_and_carries_only_the_bytes_it_reaches():
+    base = wick.arange(1000, dtype=wick.int64).reshape(10, 100)
+    view = base.t()[1:3]
     y = pickle.loads(pickle.dumps(view))
-    assert y.tolist() == view.tolist() and y.shape == view.shape and y.is_contiguous()
+    assert y.tolist() == view.tolist() and y.stride() == (1, 100) and not y.is_contiguous()
+    assert y.storage_offset() == 0  # its offset into the bytes it carries
+    assert 8 * 902 <= len(pickle.dumps(view)) < 8 * 902 + 200  # elements 1 to 902, not the whole storage
+    expanded = wick.tensor([3.0]).expand(1000, 1000)
+    y = pickle.loads(pickle.dumps(expanded))
+    assert y.stride() == (0, 0) and y.shape == (1000, 1000) and y[999, 999].item() == 3.0
+    assert len(pickle.dumps(expanded)) < 200
+    empty = base[3:3, 50:]
+    y = pickle.loads(pickle.dumps(empty))
+    assert y.shape == (0, 50) and y.dtype is wick.int64
+
+
+@pytest.mark.parametrize("protocol", [2, 3, 4, 5])
+def test_a_million_float32_pickle_to_about_four_megabytes(protocol):
+    size = len(pickle.dumps(wick.zeros(1_000_000), protocol))
+    assert 4_000_000 <= size < 4_000_000 + 300
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_the_bytes_come_back_exactly(dtype):
+    x = make(np.array([0, 1, 1, 0, 1, 1]), dtype).reshape(2, 3).t()
+    if dtype in ("float16", "bfloat16", "float32", "float64"):
+        x = wick.tensor([[float("nan"), -0.0], [float("inf"), 1e-3], [-2.5, 7.0]], dtype=x.dtype)
+    y = pickle.loads(pickle.dumps(x))
+    assert y.stride() == x.stride() and y.dtype is x.dtype
+    as_bytes = [bytes(memoryview(wick._C._storage_bytes(t)[0])) for t in (x, y)]
+    assert as_bytes[0] == as_bytes[1]
+
+
+@pytest.mark.cuda
+def test_a_cuda_tensor_comes_back_on_its_device():
+    x = wick.arange(6.0).reshape(2, 3).cuda().t()
+    y = pickle.loads(pickle.dumps(x))
+    assert y.device == x.device and y.stride() == x.stride() and y.cpu().tolist() == x.cpu().tolist()
