@@ -6,7 +6,8 @@ cannot express):
 
     ops/       op semantics beyond the generated tests: errors, PyTorch's edge cases, aliasing, views
     kernels/   the CPU kernels' fast paths at sizes the generated tests never reach; CUDA
-    binding/   argument parsing, error translation, signatures and docstrings, stubs, return types
+    binding/   argument parsing, error translation, signatures and docstrings, stubs, return types,
+               the thread count
     tensor/    construction and properties, views, x[index], repr
     serialization/  wick.save and wick.load, their safety against hostile files, safetensors, pickling
     interop/   the buffer protocol, NumPy, DLPack, as_tensor
@@ -14,6 +15,7 @@ cannot express):
     safety/    sizes past int64, reentrancy, lifetime, leaks, threads, no crash on wrong calls
     fuzz/      the Hypothesis suites, their helpers and the regressions they found
     docs/      the manual: it builds with Sphinx, and every `examples:` of the declarations runs
+    packaging/ pip builds a wheel, and a fresh virtual environment installs and imports it
 
 Helpers shared across folders stay here: reference.py (comparing with NumPy), declared.py (the
 cases read from the declarations), opcheck.py and numpy_ref.py (their checker and references). A
