@@ -13,7 +13,7 @@ from wick._names import FUNCTIONS as _FUNCTIONS
 from wick._tensor import Tensor
 from wick._C import from_dlpack, from_numpy
 from wick._legacy import *  # noqa: F401,F403  (FloatTensor, LongTensor, ...)
-from wick import cuda  # noqa: F401
+from wick import backends, cuda  # noqa: F401
 from wick import return_types  # noqa: F401
 
 # Every declared function (declarations/*.yaml with `variants: [function]`).
