@@ -5,8 +5,8 @@
 // ~~~~~~~~~~~~~~~~~
 // The library is compiled for the architecture's baseline; the CPU kernels
 // (the generated units generated/kernels/shard<N>/cpu_*.cpp: pointwise loops
-// and copies) are compiled once per level, with -march=x86-64 (the default),
-// x86-64-v3 or x86-64-v4, and the level is chosen once when the library loads
+// and copies) are compiled once per level: for the compiler's default (x86-64),
+// -march=x86-64-v3 or x86-64-v4, and the level is chosen once when the library loads
 // (cpu_capability()). Callers index per-level tables by detail::cpu_level:
 // each op's PointwiseKernels holds one CpuKernels per level, and
 // kCpuCopyKernels one table per level, so a call pays one more load than a
@@ -35,8 +35,13 @@
 //   library proper (TensorIter::for_each, OpenMP, SLEEF) stays an undefined
 //   reference, resolved to code compiled for the baseline or the level.
 //
-// The test cpu_levels (cmake/CheckCpuLevels.cmake) checks the result in the
-// built library: a level object defines no global or weak symbol but its own
+// A level's code runs only once its tables were chosen, hence only on a CPU
+// that has the level, and that holds for its local copies too: an exception
+// that a kernel throws carries its level's copy of the vtable, and the library
+// that catches it may call into that copy, on the CPU that threw it.
+//
+// tests/python/kernels/test_cpu_levels.py checks the result in the built
+// library: a level object defines no global or weak symbol but its own
 // tables, and no code outside the AVX2 and AVX-512 levels uses a 256- or
 // 512-bit register. A level's objects must not hold state shared with the
 // library (a function-local static, an inline variable): made local, it would
