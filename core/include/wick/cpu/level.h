@@ -74,8 +74,5 @@
 
 // For WICK_FOR_EACH_CPU_LEVEL: declares a level's table `name` of n `type`s; the address of its
 // entry i, as an initialiser.
-#define WICK_CPU_LEVEL_TABLE(level, type, name, n) \
-  namespace level {                                \
-  extern const type name[n];                       \
-  }
+#define WICK_CPU_LEVEL_TABLE(level, type, name, n) namespace level { extern const type name[n]; }
 #define WICK_CPU_LEVEL_ENTRY(level, name, i) &level::name[i],
