@@ -3,9 +3,9 @@
 //
 // Note [CPU levels]
 // ~~~~~~~~~~~~~~~~~
-// The library is compiled for the architecture's baseline; the CPU kernels
-// (the generated units generated/kernels/shard<N>/cpu_*.cpp: pointwise loops
-// and copies) are compiled once per level: for the compiler's default (x86-64),
+// The library is compiled for the architecture's baseline; the CPU kernels (the
+// pointwise loops and copies of generated/kernels/shard<N>/cpu_*.cpp, the float
+// sum's loop of core/src/cpu_reductions.cpp) are compiled once per level: for the compiler's default (x86-64),
 // -march=x86-64-v3 or x86-64-v4, and the level is chosen once when the library loads
 // (cpu_capability()). Callers index per-level tables by detail::cpu_level:
 // each op's PointwiseKernels holds one CpuKernels per level, and
