@@ -10,6 +10,7 @@
 #include "tensor_new.h"
 #include "tensor_type.h"
 #include "wick/core_ops.h"
+#include "wick/cpu/capability.h"
 #include "wick/tensor_print.h"
 
 namespace wick {
@@ -24,6 +25,9 @@ namespace {
 
 PyObject* cuda_is_available(PyObject*, PyObject*) { return PyBool_FromLong(cuda_runtime::is_available()); }
 PyObject* cuda_device_count(PyObject*, PyObject*) { return PyLong_FromLong(cuda_runtime::device_count()); }
+PyObject* get_cpu_capability(PyObject*, PyObject*) {
+  return PyUnicode_FromString(cpu_capability_name(cpu_capability()));
+}
 
 // _legacy_new(cls, dtype, *args, device=None): the constructors of wick.FloatTensor and friends.
 PyObject* legacy_new_with_dtype(PyObject*, PyObject* args, PyObject* kwargs) {
@@ -60,6 +64,7 @@ PyObject* tensor_repr(PyObject*, PyObject* arg) {
 PyMethodDef extra_functions[] = {
     {"_cuda_is_available", cuda_is_available, METH_NOARGS, "Whether a CUDA device can be used."},
     {"_cuda_device_count", cuda_device_count, METH_NOARGS, "The number of CUDA devices."},
+    {"_get_cpu_capability", get_cpu_capability, METH_NOARGS, "The CPU level the kernels run at: DEFAULT, AVX2, AVX512."},
     {"_set_tensor_class", set_tensor_class, METH_O, "Registers the Python class of new tensors."},
     {"_init_subclass", init_subclass, METH_O, "Prepares a Python subclass of TensorBase (object preservation)."},
     {"_legacy_new", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(legacy_new_with_dtype)),

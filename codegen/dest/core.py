@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Dict, List
 
 from codegen.api import cpp
+from codegen.dest import kernels
 from codegen.dest.common import CPP_TYPE, Layout, render
 from codegen.model import Backend, Declaration, Form, Output, Pointwise, Promotion, PythonGlue
 from codegen.reader import MAX_OPERANDS
@@ -108,7 +109,8 @@ def emit(decls: List[Declaration], layout: Layout) -> Dict[str, str]:
     headers = _headers(decls)
     files = {
         "include/wick/ops.h": render("ops.h.j2", headers=[h[len("include/"):] for h in headers]),
-        "core/copy_kernels.cpp": render("copy_tables.cpp.j2", cpp_types=[CPP_TYPE[t] for t in DTYPES]),
+        "core/copy_kernels.cpp": render("copy_tables.cpp.j2", cpp_types=[CPP_TYPE[t] for t in DTYPES],
+                                        copy_table=kernels.COPY_TABLE),
     }
     by_header: Dict[str, List[cpp.CppFunction]] = {h: [] for h in headers}
     for fn in core_fns:
@@ -125,7 +127,7 @@ def emit(decls: List[Declaration], layout: Layout) -> Dict[str, str]:
         includes = sorted({op_header(fn.decl.cpp_name)[len("include/"):] for fn, _ in shard_bodies[s]})
         files[ops_unit(s)] = render("ops.cpp.j2", shard=s, bodies=shard_bodies[s], max_operands=MAX_OPERANDS,
                                     pointwise=[_kernel_table(d, layout) for d in shard_pointwise], dtypes=DTYPES,
-                                    includes=includes)
+                                    includes=includes, cpu_table=kernels.cpu_table(s))
     return files
 
 
@@ -134,12 +136,9 @@ def _kernel_table(d: Declaration, layout: Layout) -> Dict[str, object]:
     assert isinstance(impl, Pointwise)
     dtypes = impl.dtypes
 
-    def table(backend: Backend, entry: str) -> List[str]:
-        return [f"&{backend}_pointwise_{entry}<kernels::{_functor(d)}<{CPP_TYPE[t]}>>"
-                if t in dtypes[backend] and t in layout.kernel_dtypes else "nullptr" for t in DTYPES]
-    entries = dict(cpu=table(Backend.cpu, "kernel"), cuda=table(Backend.cuda, "kernel"),
-                   cpu_run=table(Backend.cpu, "run"))
-    return dict(name=d.name, functor=_functor(d), entries=entries, check=impl.check,
+    cuda = [f"&cuda_pointwise_kernel<kernels::{_functor(d)}<{CPP_TYPE[t]}>>"
+            if t in dtypes[Backend.cuda] and t in layout.kernel_dtypes else "nullptr" for t in DTYPES]
+    return dict(name=d.name, functor=_functor(d), cuda=cuda, check=impl.check,
                 promotion=_CPP_PROMOTION[impl.promote], result=_CPP_RESULT[impl.output])
 
 

@@ -1,5 +1,7 @@
 """Pointwise kernels: per shard and dtype, a functor header shared by both backends and a CPU and a
-CUDA unit that instantiate the loops for those functors (and, in shard 0, the copy kernels)."""
+CUDA unit that instantiate the loops for those functors (and, in shard 0, the copy kernels); per
+shard, the table of its CPU kernels, which each CPU level defines (Note [CPU levels] in
+core/include/wick/cpu/level.h)."""
 from __future__ import annotations
 
 from typing import Dict, List, Tuple
@@ -7,7 +9,7 @@ from typing import Dict, List, Tuple
 from codegen.api import expr
 from codegen.dest.common import CPP_TYPE, Layout, render
 from codegen.model import Backend, Declaration, Output, Pointwise
-from codegen.schema import DType
+from codegen.schema import DTYPES, DType
 
 BACKEND_EXT = {Backend.cpu: "cpp", Backend.cuda: "cu"}
 
@@ -20,11 +22,25 @@ def unit(shard: int, backend: Backend, dtype: DType) -> str:
     return f"kernels/shard{shard}/{backend}_{dtype}.{BACKEND_EXT[backend]}"
 
 
+def cpu_tables_unit(shard: int) -> str:
+    return f"kernels/shard{shard}/cpu_tables.cpp"
+
+
+def cpu_table(shard: int) -> str:
+    """The name of the table of shard's CPU kernels, in each level's namespace. core/CMakeLists.txt
+    keeps the symbols of a level whose names end in cpu_kernels, and no other, global."""
+    return f"shard{shard}_cpu_kernels"
+
+
+COPY_TABLE = "copy_cpu_kernels"
+
+
 def outputs(layout: Layout) -> List[str]:
     files = []
     for s in range(layout.shards):
         for t in layout.kernel_dtypes:
             files += [functors_header(s, t)] + [unit(s, b, t) for b in BACKEND_EXT]
+        files.append(cpu_tables_unit(s))
     return files
 
 
@@ -47,6 +63,12 @@ def _dtypes(d: Declaration) -> Dict[Backend, Tuple[DType, ...]]:
     return d.impl.dtypes
 
 
+def _entries(d: Declaration, layout: Layout, entry: str) -> List[str]:
+    cpu = _dtypes(d)[Backend.cpu]
+    return [f"&cpu_pointwise_{entry}<kernels::{d.name}_op<{CPP_TYPE[t]}>>"
+            if t in cpu and t in layout.kernel_dtypes else "nullptr" for t in DTYPES]
+
+
 def emit(decls: List[Declaration], layout: Layout) -> Dict[str, str]:
     # Note [Shards]: the header and units of (shard, dtype) hold only the ops of that
     # shard that support the dtype, so editing an op rewrites the files of its dtypes alone.
@@ -63,4 +85,9 @@ def emit(decls: List[Declaration], layout: Layout) -> Dict[str, str]:
                 names = [f"{d.name}_op" for d in here if t in _dtypes(d)[backend]]
                 files[unit(s, backend, t)] = render(f"kernels_{backend}.j2", dtype=t, cpp_type=CPP_TYPE[t],
                                                     shard=s, functors=names, copy=s == 0)
+        tables = [dict(name=d.name, functor=f"{d.name}_op", kernel=_entries(d, layout, "kernel"),
+                       run=_entries(d, layout, "run")) for d in ops]
+        files[cpu_tables_unit(s)] = render("cpu_tables.cpp.j2", shard=s, ops=tables, table=cpu_table(s),
+                                           copy=COPY_TABLE if s == 0 else "",
+                                           cpp_types=[CPP_TYPE[t] for t in DTYPES])
     return files

@@ -43,7 +43,7 @@ void copy_same_device(const Tensor& dst, const Tensor& src) {
   }
   const Tensor operands[] = {dst, src};
   TensorIter iter(operands);
-  const CopyFn fn = (dst.device().is_cuda() ? kCudaCopyKernels : kCpuCopyKernels)[int(dst.dtype())];
+  const CopyFn fn = (dst.device().is_cuda() ? kCudaCopyKernels : kCpuCopyKernels[detail::cpu_level])[int(dst.dtype())];
   WICK_INTERNAL_ASSERT(fn, "no copy kernel for ", dtype_name(dst.dtype()), " on ", dst.device().str());
   fn(iter);
 }

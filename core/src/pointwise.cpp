@@ -99,7 +99,7 @@ bool run_fast(const PointwiseOp& op, const Tensor& given, OutMode mode, ArrayRef
   }
   if (!first || !first->defined() || !first->device().is_cpu() || !first->is_contiguous()) return false;
   const DType dtype = first->dtype();
-  const PointwiseRunFn kernel = op.kernels->cpu_run[int(dtype)];
+  const PointwiseRunFn kernel = cpu_kernels(*op.kernels).run[int(dtype)];
   if (!kernel || (op.promotion == Promotion::IntToFloat && !is_floating(dtype))) return false;
   // Operand k + 1 is input k: a tensor read in place, or a Python number stored as `dtype`.
   const int n = int(inputs.size()) + 1;
@@ -177,7 +177,7 @@ void run_general(const PointwiseOp& op, const Tensor& given, OutMode mode, Array
   }
   if (!device) device = mode == OutMode::Functional ? kCPU : given.device();
 
-  const PointwiseFn* table = device->is_cuda() ? op.kernels->cuda : op.kernels->cpu;
+  const PointwiseFn* table = device->is_cuda() ? op.kernels->cuda : cpu_kernels(*op.kernels).kernel;
   const PointwiseFn kernel = table[int(compute)];
   WICK_CHECK_TYPE(kernel, "not supported for dtype ", dtype_name(compute), " on ",
                   device->is_cuda() ? "cuda" : "cpu", " (supported: ", supported_dtypes(table), ")");

@@ -13,7 +13,9 @@
 #include <type_traits>
 #include <vector>
 
+#include "cpu_reductions.h"
 #include "wick/cast.h"
+#include "wick/cpu/level.h"
 #include "wick/core_ops.h"
 #include "wick/cpu/vec_double.h"
 #include "wick/dispatch.h"
@@ -79,32 +81,16 @@ const auto magnitude = [](auto d) {
 const auto unchanged = [](auto d) { return d; };
 using Unchanged = std::decay_t<decltype(unchanged)>;
 
-// A float32 sum as PyTorch accumulates it, in float, but over blocks short enough to stay
-// accurate: each lane of four float vectors adds four elements of a block of sixteen vectors,
-// and the blocks' lanes are added in double. So at most 3 float roundings reach an element; and
-// a float sum runs as fast as memory allows, which the same sum widened element by element to
-// double does not, on one core. Sums [i, i + a multiple of the block) of x and advances i.
+}  // namespace
+// Each CPU level's, one entry (cpu_reductions.cpp).
+WICK_FOR_EACH_CPU_LEVEL(WICK_CPU_LEVEL_TABLE, ReduceKernels, reduce_cpu_kernels, 1)
+namespace {
+
+// A float32 sum in blocks (cpu_reductions.cpp), at the CPU level chosen at load time.
 inline double float_block_sum(const float* x, int64_t n, int64_t& i) {
-  using VF = vec::Vec<float>;
-  using VD = vec::Vec<double>;
-  constexpr int64_t W = VF::kSize;
-  std::array<VD, 2> total{VD(0.0), VD(0.0)};
-  for (; i + 16 * W <= n; i += 16 * W) {
-    std::array<VF, 4> acc;
-    for (int64_t k = 0; k < 4; ++k) acc[size_t(k)] = vec::load(x + i + k * W);
-    for (int64_t j = 4; j < 16; j += 4) {
-      for (int64_t k = 0; k < 4; ++k) acc[size_t(k)] = acc[size_t(k)] + vec::load(x + i + (j + k) * W);
-    }
-    for (const VF& a : acc) {
-      const auto halves = vec::widen(a);
-      total[0] = total[0] + halves[0];
-      total[1] = total[1] + halves[1];
-    }
-  }
-  const VD lanes = total[0] + total[1];
-  double sum = 0;
-  for (int l = 0; l < VD::kSize; ++l) sum += lanes.v[l];
-  return sum;
+  static constexpr const ReduceKernels* kLevels[kNumCpuLevels] = {
+      WICK_FOR_EACH_CPU_LEVEL(WICK_CPU_LEVEL_ENTRY, reduce_cpu_kernels, 0)};
+  return kLevels[detail::cpu_level]->float_block_sum(x, n, i);
 }
 
 // op(..op(op(identity, f(x0 - c)), f(x1 - c)).., f(xn - c)) in double, c a value per group

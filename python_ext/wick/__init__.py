@@ -15,7 +15,7 @@ from wick._C import __version__, from_dlpack, from_numpy, get_num_threads, set_n
 from wick.serialization import load, save
 from wick.safetensors import load_file, save_file
 from wick._legacy import *  # noqa: F401,F403  (FloatTensor, LongTensor, ...)
-from wick import cuda  # noqa: F401
+from wick import backends, cuda  # noqa: F401
 from wick import return_types  # noqa: F401
 
 # Every declared function (declarations/*.yaml with `variants: [function]`).

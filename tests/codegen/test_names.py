@@ -25,8 +25,11 @@ UNITS = [EXPECTED / "kernels" / "shard0" / "cpu_float16.cpp", EXPECTED / "core" 
 
 
 def _macros(unit: Path) -> Set[str]:
-    """The names the preprocessor defines when it compiles `unit` as the build does (gnu++17)."""
-    run = subprocess.run(["g++", "-std=gnu++17", "-dM", "-E", f"-I{ROOT / 'core' / 'include'}",
+    """The names the preprocessor defines when it compiles `unit` as the build does (gnu++17; the
+    kernel units for a CPU level, Note [CPU levels])."""
+    level = ["-DWICK_CPU_LEVEL=cpu_default"] if unit.parent.parent.name == "kernels" else []
+    run = subprocess.run(["g++", "-std=gnu++17", "-dM", "-E", "-DWICK_CPU_DISPATCH=1", *level,
+                          f"-I{ROOT / 'core' / 'include'}",
                           f"-I{EXPECTED / 'include'}", f"-I{EXPECTED / 'python'}", f"-I{ROOT / 'python_ext'}",
                           f"-I{sysconfig.get_paths()['include']}", str(unit)], capture_output=True, text=True)
     assert run.returncode == 0, run.stderr

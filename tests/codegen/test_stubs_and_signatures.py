@@ -185,8 +185,11 @@ def test_mypy_accepts_the_golden_stubs(run_codegen, tmp_path: Path) -> None:
     generated = _generate(run_codegen, tmp_path / "generated", "golden")
     package = tmp_path / "site" / "wick"
     package.mkdir(parents=True)
-    for source in (REPO / "python_ext" / "wick").glob("*.pyi"):
-        shutil.copyfile(source, package / source.name)
+    hand_written = REPO / "python_ext" / "wick"
+    # The stubs, and the subpackage wick.backends, whose sources carry their types.
+    for source in [*hand_written.glob("*.pyi"), *hand_written.glob("backends/*.py")]:
+        (package / source.relative_to(hand_written)).parent.mkdir(exist_ok=True)
+        shutil.copyfile(source, package / source.relative_to(hand_written))
     shutil.copyfile(REPO / "python_ext" / "wick" / "py.typed", package / "py.typed")
     for relpath, text in generated.items():
         (package / Path(relpath).name).write_text(text, encoding="utf-8")

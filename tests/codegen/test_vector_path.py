@@ -1,5 +1,5 @@
 """tests/codegen/test_vector_path.py: the generated functors of every op with a bool result take the CPU
-loops' vector path (detail::Vectorises in wick/cpu/loops.h) for every dtype they support.
+loops' vector path (loops::Vectorises in wick/cpu/loops.h) for every dtype they support.
 
 Values alone cannot tell the vector path from operator()'s plain loop: an expression that quietly
 stops substituting on vectors (Note [Vectorised functors] in wick/cpu/vec.h) only gets slower. So a
@@ -52,11 +52,13 @@ def test_bool_results_take_the_vector_path(run_codegen, tmp_path: Path, dtype: s
     t = CPP_TYPES[dtype]
     lines = [f'#include "{h.relative_to(out)}"' for h in sorted(out.glob(f"kernels/shard*/functors_{dtype}.h"))]
     lines += ['#include "wick/cpu/loops.h"', "using namespace wick;"]
-    lines += [f'static_assert(detail::Vectorises<kernels::{n}<{t}>>::value, "{n} on {dtype}");' for n in names]
+    lines += [f'static_assert(loops::Vectorises<kernels::{n}<{t}>>::value, "{n} on {dtype}");' for n in names]
     if dtype == "int32":
-        lines.append('static_assert(!detail::Vectorises<kernels::add_op<int32_t>>::value, "int arithmetic");')
+        lines.append('static_assert(!loops::Vectorises<kernels::add_op<int32_t>>::value, "int arithmetic");')
     unit = tmp_path / "vector_path.cpp"
     unit.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    compile_run = subprocess.run(["g++", "-std=c++17", "-fsyntax-only", f"-I{REPO / 'core' / 'include'}",
+    # As core/CMakeLists.txt compiles the units of the default CPU level (Note [CPU levels]).
+    level = ["-DWICK_CPU_DISPATCH=1", "-DWICK_CPU_LEVEL=cpu_default"]
+    compile_run = subprocess.run(["g++", "-std=c++17", "-fsyntax-only", *level, f"-I{REPO / 'core' / 'include'}",
                                   f"-I{out / 'include'}", f"-I{out}", str(unit)], capture_output=True, text=True)
     assert compile_run.returncode == 0, compile_run.stderr

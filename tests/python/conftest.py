@@ -5,7 +5,7 @@ check each op with a `numpy:` line against NumPy in every dtype and layout; the 
 cannot express):
 
     ops/       op semantics beyond the generated tests: errors, PyTorch's edge cases, aliasing, views
-    kernels/   the CPU kernels' fast paths at sizes the generated tests never reach; CUDA
+    kernels/   the CPU kernels' fast paths at sizes the generated tests never reach; the CPU levels; CUDA
     binding/   argument parsing, error translation, signatures and docstrings, stubs, return types,
                the thread count
     tensor/    construction and properties, views, x[index], repr

@@ -1,12 +1,14 @@
 // core/include/wick/kernel.h: the signatures shared by generated kernels and the code that calls them.
 //
 // Every pointwise kernel is an explicit instantiation of cpu_pointwise_kernel
-// (and cpu_pointwise_run, its flat-run entry) or cuda_pointwise_kernel for one
-// functor, made in the per-dtype unit of its backend in the op's shard
-// (generated/kernels/shard<N>/{cpu,cuda}_<dtype>.*). Callers see only these
-// declarations and tables indexed by dtype.
+// (and cpu_pointwise_run, its flat-run entry; wick/cpu/entries.h) or
+// cuda_pointwise_kernel for one functor, made in the per-dtype unit of its
+// backend in the op's shard (generated/kernels/shard<N>/{cpu,cuda}_<dtype>.*),
+// the CPU ones once per CPU level (Note [CPU levels] in wick/cpu/level.h).
+// Callers see only these declarations and tables indexed by level and dtype.
 #pragma once
 
+#include "wick/cpu/capability.h"
 #include "wick/dtype.h"
 #include "wick/scalar.h"
 #include "wick/tensor_iter.h"
@@ -21,23 +23,26 @@ using PointwiseRunFn = void (*)(char* const* data, const int64_t* strides, int64
 // Copies operand 1 into operand 0, converting from its dtype; indexed by the output dtype.
 using CopyFn = void (*)(TensorIter& iter);
 
-// One entry per dtype per backend; null where the op does not support it.
-struct PointwiseKernels {
-  PointwiseFn cpu[kNumDTypes];
-  PointwiseFn cuda[kNumDTypes];
-  PointwiseRunFn cpu_run[kNumDTypes];
+// The CPU kernels of one op at one CPU level, by dtype; null where the op does not support it.
+struct CpuKernels {
+  PointwiseFn kernel[kNumDTypes];
+  PointwiseRunFn run[kNumDTypes];
 };
 
-template <typename Op> void cpu_pointwise_kernel(TensorIter& iter, const Scalar* scalars);
-template <typename Op> void cpu_pointwise_run(char* const* data, const int64_t* strides, int64_t n,
-                                              const Scalar* scalars);
+struct PointwiseKernels {
+  const CpuKernels* cpu[kNumCpuLevels];  // by CpuCapability, in the tables of generated/kernels/shard<N>/
+  PointwiseFn cuda[kNumDTypes];          // by dtype; null where the op does not support it
+};
+
+// The CPU kernels of the level chosen when the library loaded (Note [CPU levels]).
+inline const CpuKernels& cpu_kernels(const PointwiseKernels& kernels) { return *kernels.cpu[detail::cpu_level]; }
+
 template <typename Op> void cuda_pointwise_kernel(TensorIter& iter, const Scalar* scalars);
-template <typename Dst> void cpu_copy_kernel(TensorIter& iter);
 template <typename Dst> void cuda_copy_kernel(TensorIter& iter);
 
-// Indexed by the destination dtype (generated/core/copy_kernels.cpp); the kernels are
-// instantiated in the per-dtype units of shard 0.
-extern const CopyFn kCpuCopyKernels[kNumDTypes];
+// Indexed by CPU level, then by the destination dtype (generated/core/copy_kernels.cpp); the
+// kernels are instantiated in the per-dtype units of shard 0.
+extern const CopyFn* const kCpuCopyKernels[kNumCpuLevels];
 extern const CopyFn kCudaCopyKernels[kNumDTypes];
 
 }  // namespace wick

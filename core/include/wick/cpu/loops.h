@@ -1,7 +1,8 @@
 // core/include/wick/cpu/loops.h: the CPU loops behind every pointwise kernel and copy.
 //
 // Included only by the generated per-dtype units, which instantiate these
-// templates once per functor (see kernel.h). A kernel splits its elements
+// templates once per functor (see kernel.h) and per CPU level: all of it lives in
+// the level's namespace (Note [CPU levels] in wick/cpu/level.h). A kernel splits its elements
 // across threads (wick/cpu/parallel.h), walks each share as runs of the
 // innermost dim (TensorIter::for_each), and computes each run with
 // contiguous_run: all operands contiguous, through vectors where the functor's
@@ -16,14 +17,15 @@
 #include <utility>
 
 #include "wick/cast.h"
+#include "wick/cpu/entries.h"
 #include "wick/cpu/parallel.h"
 #include "wick/cpu/vec.h"
 #include "wick/dispatch.h"
 #include "wick/function_traits.h"
-#include "wick/kernel.h"
 
 namespace wick {
-namespace detail {
+WICK_CPU_LEVEL_BEGIN
+namespace loops {
 
 // Elements per block when operands must be staged: a multiple of every vector width.
 constexpr int64_t kBlock = 256;
@@ -191,17 +193,17 @@ void cpu_loop(const Op& op, char** data, const int64_t* strides, int64_t n, std:
 template <typename Op>
 void run_parallel(const TensorIter& iter, const Op& op) {
   constexpr auto seq = std::make_index_sequence<function_traits<Op>::arity>{};
-  parallel_for(iter.numel(), kGrainSize, [&](int64_t begin, int64_t end) {
+  detail::parallel_for(iter.numel(), detail::kGrainSize, [&](int64_t begin, int64_t end) {
     iter.for_each([&](char** data, const int64_t* strides, int64_t n) { cpu_loop(op, data, strides, n, seq); },
                   begin, end);
   });
 }
 
-}  // namespace detail
+}  // namespace loops
 
 template <typename Op>
 void cpu_pointwise_kernel(TensorIter& iter, const Scalar* scalars) {
-  detail::run_parallel(iter, Op(scalars));
+  loops::run_parallel(iter, Op(scalars));
 }
 
 template <typename Op>
@@ -211,7 +213,7 @@ void cpu_pointwise_run(char* const* data, const int64_t* strides, int64_t n, con
   detail::parallel_for(n, detail::kGrainSize, [&](int64_t begin, int64_t end) {
     std::array<char*, arity + 1> at;
     for (size_t k = 0; k <= arity; ++k) at[k] = data[k] + begin * strides[k];
-    detail::cpu_loop(op, at.data(), strides, end - begin, std::make_index_sequence<arity>{});
+    loops::cpu_loop(op, at.data(), strides, end - begin, std::make_index_sequence<arity>{});
   });
 }
 
@@ -219,8 +221,9 @@ template <typename Dst>
 void cpu_copy_kernel(TensorIter& iter) {
   dispatch(iter.dtype(1), [&](auto tag) {
     using Src = typename decltype(tag)::type;
-    detail::run_parallel(iter, CastOp<Dst, Src>{});
+    loops::run_parallel(iter, CastOp<Dst, Src>{});
   });
 }
 
+WICK_CPU_LEVEL_END
 }  // namespace wick

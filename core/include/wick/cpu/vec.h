@@ -22,10 +22,12 @@
 // run's last partial vector is padded, so no result depends on alignment, on
 // an element's position or on how the work was split across threads.
 //
-// The width is the widest the build targets (WICK_CPU_ARCH in
-// core/CMakeLists.txt): AVX-512, AVX2 with FMA, or SSE2, each with SLEEF's
-// functions for that instruction set; another target gets 16-byte vectors
-// whose functions call the scalar ones lane by lane.
+// The width is the widest the unit's target has: AVX-512 (x86-64-v4), AVX2
+// with FMA (x86-64-v3), or SSE2, each with SLEEF's functions for that
+// instruction set; another target gets 16-byte vectors whose functions call the
+// scalar ones lane by lane. The kernels are compiled once per level and the
+// level chosen at load time (Note [CPU levels] in wick/cpu/level.h); the
+// library's own vector code (reductions, randn) has the baseline's width.
 #pragma once
 
 #include <sleef.h>
@@ -39,6 +41,7 @@
 #include <immintrin.h>
 #endif
 
+#include "wick/cpu/level.h"
 #include "wick/dtype.h"
 #include "wick/math.h"
 
@@ -59,6 +62,7 @@
 #endif
 
 namespace wick {
+WICK_CPU_LEVEL_BEGIN
 namespace vec {
 
 constexpr int kBytes = WICK_VEC_TIER == 3 ? 64 : WICK_VEC_TIER == 2 ? 32 : 16;
@@ -362,4 +366,5 @@ void store(bool* p, Mask<C> m) {
 }
 
 }  // namespace vec
+WICK_CPU_LEVEL_END
 }  // namespace wick

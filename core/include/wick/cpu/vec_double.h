@@ -5,6 +5,7 @@
 #include "wick/cpu/vec.h"
 
 namespace wick {
+WICK_CPU_LEVEL_BEGIN
 namespace vec {
 
 // Vec<double>::kSize consecutive elements as doubles, for the reductions that accumulate in double.
@@ -53,4 +54,5 @@ inline Vec<double> load_double(const BFloat16* p) {
 }
 
 }  // namespace vec
+WICK_CPU_LEVEL_END
 }  // namespace wick

@@ -3,6 +3,7 @@
 // whose bodies the declarations determine: every pointwise op, and the functional
 // and in-place forms of hand-written ops with an out form.
 #include "wick/core_ops.h"
+#include "wick/cpu/level.h"
 #include "wick/kernel.h"
 #include "wick/pointwise.h"
 #include "wick/ops/add.h"
@@ -31,22 +32,14 @@ namespace detail {
 PointwiseCheck add_check;
 }  // namespace detail
 
+// The CPU kernels of each level, by op in the order below (generated/kernels/shard0/cpu_tables.cpp).
+WICK_FOR_EACH_CPU_LEVEL(WICK_CPU_LEVEL_TABLE, CpuKernels, shard0_cpu_kernels, 5)
+
 namespace {
 
 // div_trunc: its functor and kernels are in generated/kernels/shard0/.
 const PointwiseKernels div_trunc_kernels = {
-    {  // cpu, by dtype
-        nullptr,
-        nullptr,
-        nullptr,
-        nullptr,
-        nullptr,
-        nullptr,
-        nullptr,
-        nullptr,
-        nullptr,
-        nullptr,
-    },
+    {WICK_FOR_EACH_CPU_LEVEL(WICK_CPU_LEVEL_ENTRY, shard0_cpu_kernels, 0)},  // cpu, by level
 #if WICK_WITH_CUDA
     {  // cuda, by dtype
         nullptr,
@@ -63,35 +56,12 @@ const PointwiseKernels div_trunc_kernels = {
 #else
     {},
 #endif
-    {  // cpu_run, by dtype
-        nullptr,
-        nullptr,
-        nullptr,
-        nullptr,
-        nullptr,
-        nullptr,
-        nullptr,
-        nullptr,
-        nullptr,
-        nullptr,
-    },
 };
 const PointwiseOp div_trunc_pointwise = {"div_trunc", Promotion::Common, ResultDType::Computed, &div_trunc_kernels};
 
 // add: its functor and kernels are in generated/kernels/shard0/.
 const PointwiseKernels add_kernels = {
-    {  // cpu, by dtype
-        nullptr,
-        nullptr,
-        nullptr,
-        nullptr,
-        nullptr,
-        &cpu_pointwise_kernel<kernels::add_op<int64_t>>,
-        &cpu_pointwise_kernel<kernels::add_op<Half>>,
-        nullptr,
-        nullptr,
-        nullptr,
-    },
+    {WICK_FOR_EACH_CPU_LEVEL(WICK_CPU_LEVEL_ENTRY, shard0_cpu_kernels, 1)},  // cpu, by level
 #if WICK_WITH_CUDA
     {  // cuda, by dtype
         nullptr,
@@ -108,35 +78,12 @@ const PointwiseKernels add_kernels = {
 #else
     {},
 #endif
-    {  // cpu_run, by dtype
-        nullptr,
-        nullptr,
-        nullptr,
-        nullptr,
-        nullptr,
-        &cpu_pointwise_run<kernels::add_op<int64_t>>,
-        &cpu_pointwise_run<kernels::add_op<Half>>,
-        nullptr,
-        nullptr,
-        nullptr,
-    },
 };
 const PointwiseOp add_pointwise = {"add", Promotion::Common, ResultDType::Computed, &add_kernels, &detail::add_check};
 
 // fill_: its functor and kernels are in generated/kernels/shard0/.
 const PointwiseKernels fill__kernels = {
-    {  // cpu, by dtype
-        nullptr,
-        nullptr,
-        nullptr,
-        nullptr,
-        nullptr,
-        &cpu_pointwise_kernel<kernels::fill__op<int64_t>>,
-        &cpu_pointwise_kernel<kernels::fill__op<Half>>,
-        nullptr,
-        nullptr,
-        nullptr,
-    },
+    {WICK_FOR_EACH_CPU_LEVEL(WICK_CPU_LEVEL_ENTRY, shard0_cpu_kernels, 2)},  // cpu, by level
 #if WICK_WITH_CUDA
     {  // cuda, by dtype
         nullptr,
@@ -153,35 +100,12 @@ const PointwiseKernels fill__kernels = {
 #else
     {},
 #endif
-    {  // cpu_run, by dtype
-        nullptr,
-        nullptr,
-        nullptr,
-        nullptr,
-        nullptr,
-        &cpu_pointwise_run<kernels::fill__op<int64_t>>,
-        &cpu_pointwise_run<kernels::fill__op<Half>>,
-        nullptr,
-        nullptr,
-        nullptr,
-    },
 };
 const PointwiseOp fill__pointwise = {"fill_", Promotion::Common, ResultDType::Computed, &fill__kernels};
 
 // lt: its functor and kernels are in generated/kernels/shard0/.
 const PointwiseKernels lt_kernels = {
-    {  // cpu, by dtype
-        nullptr,
-        nullptr,
-        nullptr,
-        nullptr,
-        nullptr,
-        &cpu_pointwise_kernel<kernels::lt_op<int64_t>>,
-        &cpu_pointwise_kernel<kernels::lt_op<Half>>,
-        nullptr,
-        nullptr,
-        nullptr,
-    },
+    {WICK_FOR_EACH_CPU_LEVEL(WICK_CPU_LEVEL_ENTRY, shard0_cpu_kernels, 3)},  // cpu, by level
 #if WICK_WITH_CUDA
     {  // cuda, by dtype
         nullptr,
@@ -198,35 +122,12 @@ const PointwiseKernels lt_kernels = {
 #else
     {},
 #endif
-    {  // cpu_run, by dtype
-        nullptr,
-        nullptr,
-        nullptr,
-        nullptr,
-        nullptr,
-        &cpu_pointwise_run<kernels::lt_op<int64_t>>,
-        &cpu_pointwise_run<kernels::lt_op<Half>>,
-        nullptr,
-        nullptr,
-        nullptr,
-    },
 };
 const PointwiseOp lt_pointwise = {"lt", Promotion::Common, ResultDType::Bool, &lt_kernels};
 
 // relu_mod: its functor and kernels are in generated/kernels/shard0/.
 const PointwiseKernels relu_mod_kernels = {
-    {  // cpu, by dtype
-        nullptr,
-        nullptr,
-        nullptr,
-        nullptr,
-        nullptr,
-        &cpu_pointwise_kernel<kernels::relu_mod_op<int64_t>>,
-        nullptr,
-        nullptr,
-        nullptr,
-        nullptr,
-    },
+    {WICK_FOR_EACH_CPU_LEVEL(WICK_CPU_LEVEL_ENTRY, shard0_cpu_kernels, 4)},  // cpu, by level
 #if WICK_WITH_CUDA
     {  // cuda, by dtype
         nullptr,
@@ -243,18 +144,6 @@ const PointwiseKernels relu_mod_kernels = {
 #else
     {},
 #endif
-    {  // cpu_run, by dtype
-        nullptr,
-        nullptr,
-        nullptr,
-        nullptr,
-        nullptr,
-        &cpu_pointwise_run<kernels::relu_mod_op<int64_t>>,
-        nullptr,
-        nullptr,
-        nullptr,
-        nullptr,
-    },
 };
 const PointwiseOp relu_mod_pointwise = {"relu_mod", Promotion::Common, ResultDType::Computed, &relu_mod_kernels};
 

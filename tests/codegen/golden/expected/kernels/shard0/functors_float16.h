@@ -5,17 +5,20 @@
 // kernel runs is the math the CPU tests check. Each is built on the host from
 // the op's Scalar constants and copied to the device by value. compute() is the
 // expression over the compute type C, or over a vector of C on the CPU where the
-// expression allows (Note [Vectorised functors] in wick/cpu/vec.h).
+// expression allows (Note [Vectorised functors] in wick/cpu/vec.h). In a CPU unit they live in
+// the namespace of its CPU level (Note [CPU levels] in wick/cpu/level.h).
 #pragma once
 
 #include <type_traits>
 
+#include "wick/cpu/level.h"
 #include "wick/dtype.h"
 #include "wick/macros.h"
 #include "wick/math.h"
 #include "wick/scalar.h"
 
 namespace wick {
+WICK_CPU_LEVEL_BEGIN
 namespace kernels {
 using namespace ::wick::math;  // the functions expressions may call
 
@@ -58,4 +61,5 @@ struct lt_op {
 };
 
 }  // namespace kernels
+WICK_CPU_LEVEL_END
 }  // namespace wick
