@@ -1,6 +1,7 @@
 """CPU kernels side by side with NumPy and PyTorch: bandwidth, matrix products, and every op.
 
     PYTHONPATH=build/python /usr/bin/python3 bench/kernels.py [--threads N] [--rounds N] [--only OP ...]
+    PYTHONPATH=build/python /usr/bin/python3 bench/kernels.py --against-build build-native [--threads N]
 
 Three tables, each measured in this one process with the contenders' rounds
 interleaved and the best round kept, so that a busy machine slows every column
@@ -20,13 +21,23 @@ PyTorch's intra-op pool, and the OpenBLAS under NumPy's matmul.
    The first signature both libraries accept is timed; an op neither can run
    with the built arguments is listed as skipped, with the reason.
 
+4. With --against-build DIR, instead of the three: the cost of choosing the CPU
+   level when wick loads, this build against DIR, one configured with
+   -DWICK_CPU_DISPATCH=OFF -DWICK_CPU_ARCH=native (Note [CPU levels] in
+   core/include/wick/cpu/level.h). One worker process per build tree, run in
+   alternating rounds on the same number of threads, times each case with
+   timeit; the best round is kept per build, and the ratio is this build's time
+   over DIR's: 1.00 is no cost.
+
 Targets (issue 5): add, mul and copy at >= 0.9x the copy bandwidth; sum, exp,
 log, tanh and sigmoid at >= PyTorch; matmul at >= 0.9x PyTorch; every op
 within 2x of PyTorch (time(wick) <= 2 time(torch)).
 """
 import argparse
 import glob
+import json
 import os
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -38,6 +49,8 @@ def _arguments():
                         help="threads for every contender (default: one per core)")
     parser.add_argument("--rounds", type=int, default=9, help="interleaved rounds; the best is kept (default 9)")
     parser.add_argument("--only", nargs="*", help="op surface: only these ops (and skip tables 1 and 2)")
+    parser.add_argument("--against-build", metavar="DIR",
+                        help="only table 4: the cost of CPU dispatch against DIR, a -march=native build")
     return parser.parse_args()
 
 
@@ -322,6 +335,74 @@ def surface(rounds, only):
     print(f"\nOutside 2x of PyTorch: {', '.join(slow) if slow else 'none'}")
 
 
+# --- the cost of CPU dispatch ---------------------------------------------------------------------
+
+# Pointwise ops on contiguous and strided operands, converting copies, reductions, random numbers, and
+# one call on one element, where the extra load of the level's table would show. Each case:
+# (name, setup, statement), timed in a worker with timeit, `wick` imported.
+DISPATCH_N = 4 * 2**20
+DISPATCH_CASES = [
+    ("add, contiguous", f"a = wick.rand({DISPATCH_N}); b = wick.rand({DISPATCH_N}); c = wick.empty({DISPATCH_N})",
+     "wick.add(a, b, out=c)"),
+    ("add, strided", "a = wick.rand(2048, 2048).t(); b = wick.rand(2048, 2048); c = wick.empty(2048, 2048)",
+     "wick.add(a, b, out=c)"),
+    ("exp, contiguous", f"a = wick.rand({DISPATCH_N}); c = wick.empty({DISPATCH_N})", "wick.exp(a, out=c)"),
+    ("mul bfloat16", f"a = wick.rand({DISPATCH_N}).bfloat16(); c = wick.empty({DISPATCH_N}, dtype=wick.bfloat16)",
+     "wick.mul(a, a, out=c)"),
+    ("copy float32 to float16", f"a = wick.rand({DISPATCH_N}); c = wick.empty({DISPATCH_N}, dtype=wick.float16)",
+     "c.copy_(a)"),
+    ("copy, transposing", "a = wick.rand(2048, 2048); c = wick.empty(2048, 2048)", "c.copy_(a.t())"),
+    ("sum float32", f"a = wick.rand({DISPATCH_N})", "a.sum()"),
+    ("sum float64", f"a = wick.rand({DISPATCH_N}, dtype=wick.float64)", "a.sum()"),
+    ("mean float32", f"a = wick.rand({DISPATCH_N})", "a.mean()"),
+    ("sum over dim 0", "a = wick.rand(2048, 2048)", "a.sum(0)"),
+    ("sum over dim 1", "a = wick.rand(2048, 2048)", "a.sum(1)"),
+    ("amax", f"a = wick.rand({DISPATCH_N})", "a.amax()"),
+    ("max over dim 1, indices", "a = wick.rand(2048, 2048)", "a.max(1)"),
+    ("var", f"a = wick.rand({DISPATCH_N})", "a.var()"),
+    ("norm", f"a = wick.rand({DISPATCH_N})", "a.norm()"),
+    ("randn", "", f"wick.randn({DISPATCH_N})"),
+    ("add_ on 1 element", "a = wick.rand(1)", "a.add_(1)"),
+]
+
+DISPATCH_WORKER = r"""
+import json, sys, timeit
+import wick
+cases = json.loads(sys.argv[1])
+result = {"capability": wick.backends.cpu.get_cpu_capability()}
+for name, setup, statement in cases:
+    timer = timeit.Timer(statement, setup, globals={"wick": wick})
+    calls, _ = timer.autorange()  # enough calls for 0.2 s
+    result[name] = min(timer.repeat(5, calls)) / calls
+print(json.dumps(result))
+"""
+
+
+def run_worker(python_dir, threads):
+    env = dict(os.environ, PYTHONPATH=str(python_dir), OMP_NUM_THREADS=str(threads))
+    cases = json.dumps([list(c) for c in DISPATCH_CASES])
+    out = subprocess.run([sys.executable, "-c", DISPATCH_WORKER, cases], env=env, capture_output=True, text=True,
+                         check=True)
+    return json.loads(out.stdout)
+
+
+def dispatch(against, threads, rounds):
+    here = Path(wick.__file__).resolve().parents[1]  # the directory this process imports wick from
+    trees = {"this build": here, against: Path(against) / "python"}
+    best = {tree: {} for tree in trees}
+    for _ in range(rounds):
+        for tree, python_dir in trees.items():
+            for name, value in run_worker(python_dir, threads).items():
+                best[tree][name] = value if name == "capability" else min(value, best[tree].get(name, value))
+    this, other = best["this build"], best[against]
+    print(f"\n## CPU dispatch: this build ({here}, {this['capability']} chosen at load) against {against} "
+          f"({other['capability']}), best of {rounds} rounds\n")
+    print(f"| case | this build | {against} | ratio |")
+    print("| --- | --- | --- | --- |")
+    for name, _, _ in DISPATCH_CASES:
+        print(f"| {name} | {fmt(this[name])} | {fmt(other[name])} | {this[name] / other[name]:.2f} |")
+
+
 def fmt(seconds):
     for unit, scale in (("s", 1), ("ms", 1e-3), ("us", 1e-6)):
         if seconds >= scale:
@@ -334,6 +415,9 @@ def main():
     torch.set_num_threads(args.threads)
     print(f"threads: {args.threads} for each (wick, PyTorch {torch.__version__} with "
           f"{torch.get_num_threads()}, NumPy {np.__version__}); load average before: {os.getloadavg()[0]:.1f}")
+    if args.against_build:
+        dispatch(args.against_build, args.threads, args.rounds)
+        return
     if not args.only:
         bandwidth(args.rounds)
         matmul(args.rounds)

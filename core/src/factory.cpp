@@ -10,9 +10,10 @@
 #include <utility>
 #include <vector>
 
+#include "cpu_random.h"
 #include "wick/core_ops.h"
+#include "wick/cpu/level.h"
 #include "wick/cpu/parallel.h"
-#include "wick/cpu/vec.h"
 #include "wick/dispatch.h"
 #include "wick/ops/arange.h"
 #include "wick/ops/copy_.h"
@@ -73,43 +74,19 @@ Generator& generator() {
 // not a multiple of the chunk draws one more whole chunk and keeps its head. So the
 // values depend on the seed and the size alone: never on the threads, and the pairs
 // never on the vector width (only SLEEF's last bit may differ between instruction sets).
-constexpr int64_t kNormalChunk = 32;
+// Both loops run at the CPU level (core/src/cpu_random.cpp).
 
-// The bits of T's significand, the leading one included.
-template <typename T> constexpr int kSignificandBits = std::numeric_limits<T>::digits;
-template <> constexpr int kSignificandBits<Half> = 11;
-template <> constexpr int kSignificandBits<BFloat16> = 8;
+}  // namespace
+// Each CPU level's, one entry (cpu_random.cpp).
+WICK_FOR_EACH_CPU_LEVEL(WICK_CPU_LEVEL_TABLE, RandomKernels, random_cpu_kernels, 1)
+namespace {
 
-// n uniforms in [0, 1), each k / 2^kBits for kBits random bits k.
-template <typename U, int kBits>
-void draw_uniforms(std::mt19937_64& engine, U* out, int64_t n) {
-  constexpr double kScale = 1.0 / double(uint64_t(1) << kBits);
-  if constexpr (kBits <= 32) {
-    const auto uniform = [](uint64_t half) { return U(float(uint32_t(half) >> (32 - kBits)) * float(kScale)); };
-    int64_t i = 0;
-    for (; i + 1 < n; i += 2) {
-      const uint64_t x = engine();
-      out[i] = uniform(x);
-      out[i + 1] = uniform(x >> 32);
-    }
-    if (i < n) out[i] = uniform(engine());
-  } else {
-    for (int64_t i = 0; i < n; ++i) out[i] = U(double(engine() >> (64 - kBits)) * kScale);
-  }
-}
-
-// One chunk of kNormalChunk uniforms u to normals; u may be out itself.
-template <typename T, typename C>
-void box_muller(const C* u, T* out) {
-  using V = vec::Vec<C>;
-  constexpr int64_t kHalf = kNormalChunk / 2;
-  static_assert(kHalf % V::kSize == 0, "a half chunk holds whole vectors");
-  for (int64_t j = 0; j < kHalf; j += V::kSize) {
-    const V radius = vec::sqrt(V(C(-2)) * vec::log(V(C(1)) - vec::load(u + j)));
-    const V angle = V(C(6.283185307179586476925286766559)) * vec::load(u + kHalf + j);
-    vec::store(out + j, radius * vec::cos(angle));
-    vec::store(out + kHalf + j, radius * vec::sin(angle));
-  }
+// The loops of the CPU level chosen at load time, for results of type T.
+template <typename T>
+const RandomLoops<T>& random_loops() {
+  static constexpr const RandomKernels* kLevels[kNumCpuLevels] = {
+      WICK_FOR_EACH_CPU_LEVEL(WICK_CPU_LEVEL_ENTRY, random_cpu_kernels, 0)};
+  return kLevels[detail::cpu_level]->loops<T>();
 }
 
 // Fill a contiguous CPU tensor of a floating dtype with uniforms, or normals (Note [Random draws]).
@@ -118,7 +95,7 @@ void fill_uniform(Tensor& t) {
     using T = typename decltype(tag)::type;
     Generator& g = generator();
     std::lock_guard<std::mutex> lock(g.mutex);
-    draw_uniforms<T, kSignificandBits<T>>(g.engine, t.data<T>(), t.numel());
+    random_loops<T>().uniforms(g.engine, t.data<T>(), t.numel());
   });
 }
 
@@ -141,16 +118,17 @@ void fill_normal(Tensor& t) {
     {
       Generator& g = generator();
       std::lock_guard<std::mutex> lock(g.mutex);
-      draw_uniforms<C, kSignificandBits<C>>(g.engine, u, whole);
-      if (whole < n) draw_uniforms<C, kSignificandBits<C>>(g.engine, last.data(), kNormalChunk);
+      random_loops<C>().uniforms(g.engine, u, whole);
+      if (whole < n) random_loops<C>().uniforms(g.engine, last.data(), kNormalChunk);
     }
+    const auto to_normals = random_loops<T>().normals;
     detail::parallel_for(whole / kNormalChunk, detail::kGrainSize / kNormalChunk, [&](int64_t begin, int64_t end) {
-      for (int64_t c = begin; c < end; ++c) box_muller(u + c * kNormalChunk, out + c * kNormalChunk);
+      to_normals(u + begin * kNormalChunk, out + begin * kNormalChunk, end - begin);
     });
     if (whole < n) {
-      std::array<T, kNormalChunk> normals;
-      box_muller(last.data(), normals.data());
-      std::copy_n(normals.data(), n - whole, out + whole);
+      std::array<T, kNormalChunk> head;
+      to_normals(last.data(), head.data(), 1);
+      std::copy_n(head.data(), n - whole, out + whole);
     }
   });
 }

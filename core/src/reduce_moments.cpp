@@ -21,7 +21,7 @@ Tensor var_std(const Tensor& self, OptionalIntArrayRef dim,
     std::vector<double> means(size_t(r.groups));
     detail::reduce_groups<T>(self, r, float_fold<T>(nullptr, 0.0, std::plus<>(), unchanged,
                                                     [n](double s, double) { return s / n; }), means.data());
-    return reduce_into_new<T>(self, r, float_fold<T>(means.data(), 0.0, std::plus<>(), [](auto d) { return d * d; },
+    return reduce_into_new<T>(self, r, float_fold<T>(means.data(), 0.0, std::plus<>(), Mapped<FoldMap::kSquare>{},
                                                      [=](double m2, double) {
                                                        const double var = m2 / divisor;
                                                        return cast<T>(take_sqrt ? std::sqrt(var) : var);
@@ -63,11 +63,8 @@ Tensor norm(const Tensor& self, const Scalar& p, OptionalIntArrayRef dim, bool k
     // The common orders spare the cost of pow.
     if (order == 0) return sum_of([](double d) { return double(d != 0); }, unchanged);  // nonzeros, NaN included
     if (order == 1) return sum_of(magnitude, unchanged);
-    if (order == 2) return sum_of([](auto d) { return d * d; }, [](double s) { return std::sqrt(s); });
-    return sum_of([order](auto d) {
-      using math::pow;
-      return pow(magnitude(d), decltype(d)(order));
-    }, [order](double s) { return std::pow(s, 1 / order); });
+    if (order == 2) return sum_of(Mapped<FoldMap::kSquare>{}, [](double s) { return std::sqrt(s); });
+    return sum_of(Mapped<FoldMap::kPower>{order}, [order](double s) { return std::pow(s, 1 / order); });
   });
 }
 
@@ -83,10 +80,7 @@ Tensor logsumexp(const Tensor& self, IntArrayRef dim, bool keepdim) {
     detail::reduce_groups<T>(self, r, extreme_of<T, true>(unchanged, [](auto m) {
       return std::isinf(double(m)) ? 0.0 : double(m);
     }), shifts.data());
-    return reduce_into_new<T>(self, r, float_fold<T>(shifts.data(), 0.0, std::plus<>(), [](auto d) {
-      using math::exp;
-      return exp(d);
-    }, [](double s, double shift) { return cast<Out>(std::log(s) + shift); }));
+    return reduce_into_new<T>(self, r, float_fold<T>(shifts.data(), 0.0, std::plus<>(), Mapped<FoldMap::kExp>{}, [](double s, double shift) { return cast<Out>(std::log(s) + shift); }));
   });
 }
 

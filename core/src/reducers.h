@@ -17,7 +17,6 @@
 #include "wick/cast.h"
 #include "wick/cpu/level.h"
 #include "wick/core_ops.h"
-#include "wick/cpu/vec_double.h"
 #include "wick/dispatch.h"
 #include "wick/ops/abs.h"
 #include "wick/ops/empty.h"
@@ -40,25 +39,6 @@ Tensor reduce_into_new(const Tensor& self, const Reduction& r, const R& reducer)
   return out;
 }
 
-template <typename C> bool is_nan(C v) {
-  if constexpr (std::is_floating_point_v<C>) return std::isnan(v);
-  return false;
-}
-
-// Whether `v` takes the place of the running max (min) `best`. NaN wins, and
-// once the best is NaN nothing replaces it: NaN propagates, as in PyTorch.
-template <typename C> bool replaces(C v, C best, bool largest) {
-  if (is_nan(best)) return false;
-  return is_nan(v) || (largest ? v > best : v < best);
-}
-
-// Where a running max (min) starts: the lowest (highest) value C holds.
-template <typename C> C extreme_start(bool largest) {
-  using Limits = std::numeric_limits<C>;
-  if constexpr (Limits::has_infinity) return largest ? -Limits::infinity() : Limits::infinity();
-  return largest ? Limits::lowest() : Limits::max();
-}
-
 // Integer (and bool) sums and products, in int64, wrapping around on overflow as
 // in PyTorch (Note [Wrapping integer arithmetic]). Exact modulo 2**64, so in any order.
 template <typename T, typename Op, typename Finish>
@@ -73,29 +53,27 @@ struct IntFold {
   auto finish(Acc a) const { return fin(a); }
 };
 
-// |x| on doubles and vectors alike.
-const auto magnitude = [](auto d) {
-  using math::abs;
-  return abs(d);
-};
-const auto unchanged = [](auto d) { return d; };
-using Unchanged = std::decay_t<decltype(unchanged)>;
+using Unchanged = Mapped<FoldMap::kNone>;
+const Unchanged unchanged{};
+const Mapped<FoldMap::kMagnitude> magnitude{};
 
 }  // namespace
 // Each CPU level's, one entry (cpu_reductions.cpp).
 WICK_FOR_EACH_CPU_LEVEL(WICK_CPU_LEVEL_TABLE, ReduceKernels, reduce_cpu_kernels, 1)
 namespace {
 
-// A float32 sum in blocks (cpu_reductions.cpp), at the CPU level chosen at load time.
-inline double float_block_sum(const float* x, int64_t n, int64_t& i) {
+// The contiguous runs' loops of the CPU level chosen at load time, for elements of type T.
+template <typename T>
+const FoldRuns<T>& fold_runs() {
   static constexpr const ReduceKernels* kLevels[kNumCpuLevels] = {
       WICK_FOR_EACH_CPU_LEVEL(WICK_CPU_LEVEL_ENTRY, reduce_cpu_kernels, 0)};
-  return kLevels[detail::cpu_level]->float_block_sum(x, n, i);
+  return kLevels[detail::cpu_level]->runs<T>();
 }
 
 // op(..op(op(identity, f(x0 - c)), f(x1 - c)).., f(xn - c)) in double, c a value per group
 // (`centers`, or 0): sums, products, means and norms of floats, and the second passes of var
-// and logsumexp. f runs on doubles, and on vectors of them where it can (a generic lambda).
+// and logsumexp. f runs on doubles; where it is one of the Mapped, contiguous runs and tiles of
+// floats go through the CPU level's vector loops (cpu_reductions.cpp).
 template <typename T, typename Op, typename F, typename Finish>
 struct FloatFold {
   struct Acc {
@@ -118,38 +96,36 @@ struct FloatFold {
   }
   auto finish(Acc a) const { return fin(a.value, a.center); }
 
-  // float32 sums in float blocks (float_block_sum), the rest in eight accumulators of double
-  // lanes, each combined in a fixed order (Note [Deterministic reductions]).
   Acc fold_run(Acc a, const T* x, int64_t n) const {
-    using C = opmath_t<T>;
-    using VD = vec::Vec<double>;
     int64_t i = 0;
     double rest = identity;
-    if constexpr (std::is_same_v<T, float> && std::is_same_v<Op, std::plus<>> && std::is_same_v<F, Unchanged>) {
-      if (!centers) rest = float_block_sum(x, n, i);
-    }
-    if constexpr (std::is_floating_point_v<C> && std::is_invocable_r_v<VD, const F&, VD>) {
-      constexpr int64_t W = VD::kSize;
-      const auto lanes = [&](auto shift) {
-        std::array<VD, 8> acc;
-        acc.fill(VD(identity));
-        for (; i + 8 * W <= n; i += 8 * W) {
-          for (int64_t k = 0; k < 8; ++k) {
-            acc[size_t(k)] = op(acc[size_t(k)], f(shift(vec::load_double(x + i + k * W))));
-          }
-        }
-        const VD total = op(op(op(acc[0], acc[1]), op(acc[2], acc[3])), op(op(acc[4], acc[5]), op(acc[6], acc[7])));
-        for (int l = 0; l < W; ++l) rest = op(rest, total.v[l]);
-      };
-      if (centers) {
-        lanes([center = VD(a.center)](VD v) { return v - center; });
-      } else {
-        lanes([](VD v) { return v; });
+    const double* center = centers ? &a.center : nullptr;
+    if constexpr (kHasFoldRuns<T> && IsMapped<F>::value) {
+      if constexpr (std::is_same_v<Op, std::plus<>>) {
+        rest = fold_runs<T>().sum[int(F::kMap)](x, n, i, identity, center, f.p);
+      } else if constexpr (std::is_same_v<Op, std::multiplies<>> && std::is_same_v<F, Unchanged>) {
+        rest = fold_runs<T>().product(x, n, i, identity, center, f.p);
       }
     }
     for (; i < n; ++i) rest = op(rest, f(cast<double>(x[i]) - a.center));
     a.value = op(a.value, rest);
     return a;
+  }
+
+  bool fold_tile_rows(Acc* acc, int64_t lanes, const T* base, const detail::Dims& in, int64_t begin,
+                      int64_t end) const {
+    if constexpr (kHasFoldRuns<T> && IsMapped<F>::value && std::is_same_v<Op, std::plus<>>) {
+      std::array<double, detail::kTile> values, lane_centers;
+      for (int64_t b = 0; b < lanes; ++b) {
+        values[size_t(b)] = acc[b].value;
+        lane_centers[size_t(b)] = acc[b].center;
+      }
+      fold_runs<T>().sum_tile[int(F::kMap)](base, in, begin, end, lanes, centers ? lane_centers.data() : nullptr,
+                                            f.p, values.data());
+      for (int64_t b = 0; b < lanes; ++b) acc[b].value = values[size_t(b)];
+      return true;
+    }
+    return false;
   }
 };
 
@@ -174,23 +150,12 @@ struct Extreme {
   Acc combine(Acc a, Acc b) const { return replaces(b, a, kLargest) ? b : a; }
   auto finish(Acc a) const { return fin(a); }
 
-  // Two vectors of running extremes, combined lane by lane in order.
+  // Floats, of x or |x|, through the CPU level's vector loops (cpu_reductions.cpp).
   Acc fold_run(Acc best, const T* x, int64_t n) const {
     int64_t i = 0;
-    if constexpr (std::is_floating_point_v<C>) {
-      using V = vec::Vec<C>;
-      constexpr int64_t W = V::kSize;
-      const auto step = [this](V b, V v) {
-        v = tr(v);
-        return select((!isnan(b)) & (isnan(v) | (kLargest ? v > b : v < b)), v, b);
-      };
-      V b0(start(0)), b1(start(0));
-      for (; i + 2 * W <= n; i += 2 * W) {
-        b0 = step(b0, vec::load(x + i));
-        b1 = step(b1, vec::load(x + i + W));
-      }
-      for (int l = 0; l < W; ++l) best = combine(best, b0.v[l]);
-      for (int l = 0; l < W; ++l) best = combine(best, b1.v[l]);
+    if constexpr (kHasFoldRuns<T> && (std::is_same_v<Transform, Unchanged> ||
+                                      std::is_same_v<Transform, Mapped<FoldMap::kMagnitude>>)) {
+      best = fold_runs<T>().extreme[kLargest][std::is_same_v<Transform, Unchanged> ? 0 : 1](x, n, i, best);
     }
     for (; i < n; ++i) best = fold(best, x[i], 0);
     return best;

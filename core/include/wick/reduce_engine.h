@@ -91,11 +91,12 @@ void walk_groups(IntArrayRef sizes, const std::array<IntArrayRef, N>& strides, i
 // (PairwiseStack). Inside a chunk, a contiguous run may go through the
 // reducer's vectorised fold_run, which keeps several accumulators and
 // combines them in a fixed order. So the order of every floating-point
-// operation depends on the input's shape and strides alone, never on the
-// thread count or on which thread folds which chunk; and the rounding error
-// of a long sum grows with log2(n / kReduceChunk), as in pairwise summation,
-// not with n (a float32 sum adds first at most 3 float roundings per element:
-// float_block_sum in core/src/reduce.cpp).
+// operation depends on the input's shape and strides and on the vector width
+// of the CPU level (Note [CPU levels]) alone, never on the thread count or on
+// which thread folds which chunk; and the rounding error of a long sum grows
+// with log2(n / kReduceChunk), as in pairwise summation, not with n (a float32
+// sum adds first at most 3 float roundings per element: float_block_sum in
+// core/src/cpu_reductions.cpp).
 constexpr int64_t kReduceChunk = 4096;
 
 // Combines a stream of partial results in a binary tree fixed by their count:
@@ -139,11 +140,19 @@ Dims coalesce(IntArrayRef sizes, IntArrayRef strides);
 //   auto finish(Acc a) const;                             // a group's result
 // and, where it can do better than fold on contiguous elements (vectors), without positions:
 //   Acc fold_run(Acc a, const T* x, int64_t n) const;
+// and, where it can do better than fold lane by lane on a tile (fold_tile below), without
+// positions, returning false where it cannot after all:
+//   bool fold_tile_rows(Acc* acc, int64_t lanes, const T* base, const Dims& in, int64_t begin, int64_t end) const;
 template <typename R, typename T, typename = void> struct HasFoldRun : std::false_type {};
 template <typename R, typename T>
 struct HasFoldRun<R, T, std::void_t<decltype(std::declval<const R&>().fold_run(
                             std::declval<typename R::Acc>(), std::declval<const T*>(), int64_t(0)))>>
     : std::true_type {};
+template <typename R, typename T, typename = void> struct HasFoldTileRows : std::false_type {};
+template <typename R, typename T>
+struct HasFoldTileRows<R, T, std::void_t<decltype(std::declval<const R&>().fold_tile_rows(
+                                 std::declval<typename R::Acc*>(), int64_t(0), std::declval<const T*>(),
+                                 std::declval<const Dims&>(), int64_t(0), int64_t(0)))>> : std::true_type {};
 
 // Folds the positions [begin, end) of the group whose first element is `base`.
 template <typename T, typename R>
@@ -210,12 +219,16 @@ void fold_tile(const R& r, int64_t g, int64_t lanes, const T* base, const Dims& 
   for (int64_t c = 0; c < chunks; ++c) {
     for (int64_t b = 0; b < lanes; ++b) acc[size_t(b)] = r.start(g + b);
     const int64_t begin = c * kReduceChunk, end = std::min(group_size, begin + kReduceChunk);
-    DimVector counter = coordinates(in.sizes, begin);
-    int64_t offset = offset_of(counter, in.strides);
-    for (int64_t p = begin; p < end; ++p) {
-      const T* x = base + offset;
-      for (int64_t b = 0; b < lanes; ++b) acc[size_t(b)] = r.fold(acc[size_t(b)], x[b], p);
-      advance(counter, in.sizes, in.strides, offset);
+    bool folded = false;
+    if constexpr (HasFoldTileRows<R, T>::value) folded = r.fold_tile_rows(acc.data(), lanes, base, in, begin, end);
+    if (!folded) {
+      DimVector counter = coordinates(in.sizes, begin);
+      int64_t offset = offset_of(counter, in.strides);
+      for (int64_t p = begin; p < end; ++p) {
+        const T* x = base + offset;
+        for (int64_t b = 0; b < lanes; ++b) acc[size_t(b)] = r.fold(acc[size_t(b)], x[b], p);
+        advance(counter, in.sizes, in.strides, offset);
+      }
     }
     if (chunks > 1) {
       for (int64_t b = 0; b < lanes; ++b) stacks[size_t(b)].push(acc[size_t(b)]);

@@ -4,13 +4,14 @@
 // Note [CPU levels]
 // ~~~~~~~~~~~~~~~~~
 // The library is compiled for the architecture's baseline; the CPU kernels (the
-// pointwise loops and copies of generated/kernels/shard<N>/cpu_*.cpp, the float
-// sum's loop of core/src/cpu_reductions.cpp) are compiled once per level: for the compiler's default (x86-64),
-// -march=x86-64-v3 or x86-64-v4, and the level is chosen once when the library loads
-// (cpu_capability()). Callers index per-level tables by detail::cpu_level:
-// each op's PointwiseKernels holds one CpuKernels per level, and
-// kCpuCopyKernels one table per level, so a call pays one more load than a
-// build for one level, and nothing per element.
+// pointwise loops and copies of generated/kernels/shard<N>/cpu_*.cpp, the
+// reductions' loops over contiguous runs of core/src/cpu_reductions.cpp, randn's
+// of cpu_random.cpp) are compiled once per level: for the compiler's default
+// (x86-64), -march=x86-64-v3 or x86-64-v4, and the level is chosen once when the
+// library loads (cpu_capability()). Callers index per-level tables by
+// detail::cpu_level: each op's PointwiseKernels holds one CpuKernels per level,
+// kCpuCopyKernels one table per level, and so on, so a call pays one more load
+// than a build for one level, and nothing per element.
 //
 // The trap is the one-definition rule. A unit emits every inline function and
 // template it uses but does not inline (a Half conversion, Scalar::to, a
