@@ -127,6 +127,8 @@ SQUARE='
   out: true
   pointwise: self * self
   dtypes: [uint8, int8, int16, int32, int64, float16, bfloat16, float32, float64]
+  derivatives:
+    self: 2 * grad * self
   doc: The square of each element of ``self``.
   numpy: self * self
 '

@@ -54,7 +54,7 @@ _NOT_IN_LAMBDA = (ast.Yield, ast.YieldFrom, ast.Await, ast.NamedExpr)
 Err = Callable[..., DeclarationError]
 
 
-def _parse(expr: str, err: Err) -> ast.Expression:
+def parse(expr: str, err: Err) -> ast.Expression:
     """The tree of `expr`, which must be one line of Python of bounded length and depth, without comments."""
     text = expr.strip()
     if len(text) > MAX_LENGTH:
@@ -88,7 +88,7 @@ def _depth(tree: ast.AST) -> int:
 def check(expr: str, names: Set[str], err: Err, functions: Optional[Mapping[str, int]]) -> None:
     """Checks an expression's syntax and names. With `functions` (name: number of arguments), it must
     also be C++-compatible."""
-    tree = _parse(expr, err)
+    tree = parse(expr, err)
     called = {id(c.func) for c in ast.walk(tree) if isinstance(c, ast.Call)}
     for sub in ast.walk(tree):
         if functions is None:

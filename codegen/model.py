@@ -1,13 +1,14 @@
 """codegen/model.py: a declaration in its three parts, each a frozen dataclass.
 
     Declaration
-      api    what Python and C++ see: the name, the signatures (codegen/schema.py),
-             the method and function variants, the in-place and out= forms, the doc,
-             its examples and whether the binding releases the GIL;
-      impl   how it is computed: a pointwise expression with the dtypes its kernels
-             are compiled for, a hand-written core function, or a function of the
-             Python glue;
-      tests  what the generated tests check (codegen/testplan.py), or None.
+      api          what Python and C++ see: the name, the signatures (codegen/schema.py),
+                   the method and function variants, the in-place and out= forms, the doc,
+                   its examples and whether the binding releases the GIL;
+      impl         how it is computed: a pointwise expression with the dtypes its kernels
+                   are compiled for, a hand-written core function, or a function of the
+                   Python glue;
+      tests        what the generated tests check (codegen/testplan.py), or None;
+      derivatives  how autograd goes back through it (codegen/derivatives.py).
 
 codegen/reader.py builds them from YAML, and codegen/validate.py checks what
 spans declarations before any emitter runs; emitters only render.
@@ -17,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Dict, FrozenSet, Optional, Tuple, Union
 
+from codegen.derivatives import Derivatives
 from codegen.errors import Location
 from codegen.schema import DType, Named, Signature
 from codegen.testplan import TestPlan
@@ -135,6 +137,7 @@ class Declaration:
     api: Api
     impl: Impl
     tests: Optional[TestPlan]
+    derivatives: Derivatives
 
     @property
     def name(self) -> str:

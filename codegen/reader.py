@@ -10,7 +10,7 @@ import doctest
 import re
 from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple, Type, TypeVar
 
-from codegen import expressions
+from codegen import derivatives, expressions
 from codegen import names as naming
 from codegen import testplan, yaml_loader
 from codegen.errors import DeclarationError, Location, did_you_mean, shown
@@ -22,7 +22,7 @@ from codegen.yaml_loader import Node, NodeList
 
 KNOWN_KEYS = ("name", "signatures", "variants", "inplace", "out", "pointwise", "cpp", "python",
               "promote", "output", "check", "dtypes", "doc", "numpy", "domain", "releases_gil", "samples",
-              "structured", "examples")
+              "structured", "examples", "derivatives", "not_differentiable", "differentiable")
 IMPL_KEYS = ("pointwise", "cpp", "python")
 POINTWISE_KEYS = ("promote", "output", "check")
 MAX_OPERANDS = 5  # TensorIter::kMaxOperands less the output (the ops units static_assert it)
@@ -138,7 +138,7 @@ def read_declaration(node: Node) -> Declaration:
     tests = _read_tests(r, sigs, sig_locs, variants, impl)
     api = Api(r.name, sigs, variants, inplace_variants, out, doc.strip(), examples, _read_gil(r, impl), r.loc,
               sig_locs)
-    return Declaration(api, impl, tests)
+    return Declaration(api, impl, tests, derivatives.read(node, r.name, sigs, sig_locs))
 
 
 # --- the API: signatures, variants, forms --------------------------------------------------------------------------

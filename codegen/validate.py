@@ -11,18 +11,29 @@ from typing import Dict, List, Tuple
 from codegen.api import cpp
 from codegen.api.python import (MAX_OVERLOADS, MAX_PARAMS, RESERVED_FUNCTIONS, RESERVED_METHODS, Binding, bindings,
                                  shadows)
+from codegen.derivatives import check_calls
 from codegen.errors import DeclarationError
-from codegen.model import Declaration
+from codegen.model import Declaration, Variant
 
 
 def validate(decls: List[Declaration]) -> None:
     _names_unique(decls)
     _cpp_functions_agree(decls)
+    _derivatives_call_ops(decls)
     methods, functions = bindings(decls)
     for b in methods + functions:
         _fits_the_parser(b)
         _overloads_reachable(b)
         _not_reserved(b)
+
+
+def _derivatives_call_ops(decls: List[Declaration]) -> None:
+    """The functions and methods that derivative formulas call are ops (or helpers, Note [Derivatives])."""
+    functions = {d.name for d in decls} | {d.name + "_" for d in decls if d.api.inplace}
+    methods = {d.name for d in decls if d.api.has(Variant.method)}
+    methods |= {d.name + "_" for d in decls if Variant.method in d.api.inplace_variants}
+    for d in decls:
+        check_calls(d.derivatives, d.name, functions, methods)
 
 
 def _names_unique(decls: List[Declaration]) -> None:

@@ -67,7 +67,7 @@ def test_bad_declaration_is_reported_at_its_place(case: Path, tmp_path: Path, ru
 def test_op_declared_in_two_files_names_both(write_declarations, tmp_path: Path, run_codegen) -> None:
     """An op declared in two files is reported at the second, naming where the first is."""
     entry = ("- name: foo\n  signatures:\n    - (Tensor self) -> Tensor\n"
-             "  variants: [function]\n  cpp: foo\n  doc: {doc}\n")
+             "  variants: [function]\n  cpp: foo\n  differentiable: false\n  doc: {doc}\n")
     decl_dir = write_declarations(a=entry.format(doc="The first."), b="# b\n" + entry.format(doc="The second."))
     run = run_codegen("--declarations", str(decl_dir), "--out", str(tmp_path / "out"))
     assert run.rc == 1

@@ -114,6 +114,7 @@ def test_scalar_overload_declared_first(write_declarations, run_codegen, tmp_pat
   variants: [method, function]
   pointwise: other - self
   dtypes: all
+  differentiable: false
   doc: other minus self.
 """)
     out = _generate(run_codegen, tmp_path / "out", decl_dir)
@@ -130,6 +131,7 @@ def test_cpp_op_in_place_without_out_form(write_declarations, run_codegen, tmp_p
   variants: [method, function]
   inplace: true
   cpp: clamp_min
+  differentiable: false
   doc: Each element of self, at least min.
 """)
     out = _generate(run_codegen, tmp_path / "out", decl_dir)
@@ -148,6 +150,7 @@ def test_python_op_with_out_form_uses_out(write_declarations, run_codegen, tmp_p
   variants: [function]
   out: true
   python: from_list
+  differentiable: false
   doc: A tensor from a list.
 """)
     out = _generate(run_codegen, tmp_path / "out", decl_dir)

@@ -52,7 +52,9 @@ def test_golden_declarations_cover_every_kind_of_op() -> None:
     """The golden input has pointwise (with in-place, out, Scalar overloads), cpp, method-only and python ops,
     list and string parameters, list returns, an alias, a C++-only op,
     and a cpp op returning a tuple, with out=; NumPy references for ops returning a tensor, a tuple and
-    a list, and taking a Tensor[], a Tensor?[] and a str."""
+    a list, and taking a Tensor[], a Tensor?[] and a str; derivative formulas (one for all signatures, one
+    of a Tensor[] input, one calling a helper on a tuple's result), inputs without a gradient, and ops
+    without any (Note [Derivatives])."""
     decls = {d.name: d for d in reader.load(sorted(str(p) for p in DECLARATIONS.glob("*.yaml")))}
     api = {name: d.api for name, d in decls.items()}
     add = api["add"]
@@ -69,6 +71,11 @@ def test_golden_declarations_cover_every_kind_of_op() -> None:
     assert api["div_trunc"].variants == frozenset() and api["div_trunc"].inplace and api["div_trunc"].out
     assert api["sort"].out and [f.name for f in api["sort"].signatures[0].fields] == ["values", "indices"]
     assert all(decls[op].tests for op in ("mm", "sort", "split", "cat", "index_put_", "div"))
+    formulas = {op: {f.input: f.expr for f in decls[op].derivatives.formulas[0]} for op in decls}
+    assert formulas["add"] == {"self": "grad", "other": "grad * alpha"} and formulas["cat"].keys() == {"tensors"}
+    assert "results[1]" in formulas["sort"]["self"]
+    assert decls["index_put_"].derivatives.not_differentiable == {"indices", "values"}
+    assert not decls["lt"].derivatives.differentiable and not decls["tensor"].derivatives.differentiable
 
 
 def test_output_matches_golden_files(run_codegen, tmp_path: Path) -> None:

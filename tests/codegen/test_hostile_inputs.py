@@ -25,6 +25,7 @@ OP = """- name: foo
     - (Tensor self) -> Tensor
   variants: [method]
   {impl}
+  differentiable: false
   doc: {doc}
 """
 
@@ -93,13 +94,13 @@ def test_a_5000_deep_example_is_refused_by_its_length(tmp_path: Path, run_codege
     """An example is compiled to check it is Python, so its length is checked before the parser runs."""
     examples = f"\n  examples:\n    - '>>> wick.foo({expr})'"
     decl_dir = _write(tmp_path, OP.format(impl="cpp: foo", doc="Deep.") + examples + "\n")
-    _only_error(*_generate(run_codegen, decl_dir), decl_dir / "ops.yaml", "9:7", f"more than {MAX_LENGTH}")
+    _only_error(*_generate(run_codegen, decl_dir), decl_dir / "ops.yaml", "10:7", f"more than {MAX_LENGTH}")
 
 
 def test_an_integer_of_5000_digits_is_out_of_range(tmp_path: Path, run_codegen) -> None:
     """Python converts at most 4,300 digits to an int; the loader never tries."""
     decl_dir = _write(tmp_path, OP.format(impl="cpp: foo", doc="An integer.") + "  dtypes: " + "9" * 5_000 + "\n")
-    _only_error(*_generate(run_codegen, decl_dir),  decl_dir / "ops.yaml", "7:11", "is out of the int64 range")
+    _only_error(*_generate(run_codegen, decl_dir),  decl_dir / "ops.yaml", "8:11", "is out of the int64 range")
 
 
 def test_a_file_over_the_size_limit_is_refused_unread(tmp_path: Path, run_codegen) -> None:
@@ -168,6 +169,7 @@ def test_nonfinite_samples_are_read_as_floats(tmp_path: Path) -> None:
     - (Tensor self, Scalar p=2) -> Tensor
   variants: [method]
   cpp: norm
+  differentiable: false
   doc: A norm.
   numpy: np.linalg.norm(self.ravel(), p)
   dtypes: [float32]

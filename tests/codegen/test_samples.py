@@ -37,6 +37,7 @@ def test_samples_are_derived_from_the_signatures(write_declarations) -> None:
     - (Tensor self, Device device) -> Tensor
   variants: [method, function]
   cpp: op
+  differentiable: false
   doc: An op.
   numpy: self
   dtypes: all
@@ -56,6 +57,7 @@ def test_a_sample_calls_the_first_signature_its_values_fit(write_declarations) -
     - (Tensor self, Tensor mask, Scalar value) -> Tensor
   variants: [method, function]
   cpp: fill
+  differentiable: false
   doc: A masked fill.
   numpy: np.where(mask, value, self)
   dtypes: [float32, int64]
@@ -79,6 +81,7 @@ def test_a_reference_names_a_function_or_is_an_expression(write_declarations) ->
     - (Tensor self, Scalar p=2) -> Tensor
   variants: [method]
   cpp: norm
+  differentiable: false
   doc: A norm.
   numpy: norm
   dtypes: [float32]
@@ -90,6 +93,7 @@ def test_a_reference_names_a_function_or_is_an_expression(write_declarations) ->
     - (Tensor self) -> Tensor
   variants: [method]
   cpp: to_double
+  differentiable: false
   doc: Twice.
   numpy: self + self
   dtypes: all
@@ -122,6 +126,7 @@ def test_lists_of_tensors_are_derived_and_sampled(write_declarations) -> None:
     - (Tensor[] tensors, int dim=0) -> Tensor
   variants: [function]
   cpp: stack
+  differentiable: false
   doc: Joined along a new dim.
   numpy: np.stack(tensors, dim)
   dtypes: all
@@ -130,6 +135,7 @@ def test_lists_of_tensors_are_derived_and_sampled(write_declarations) -> None:
     - (Tensor self, Tensor?[] indices, Tensor values, *, str? mode=None) -> Tensor
   variants: [method]
   cpp: put
+  differentiable: false
   doc: A copy with values put at indices.
   numpy: put
   dtypes: all
@@ -156,6 +162,7 @@ def test_samples_of_each_signature(write_declarations) -> None:
     - (Tensor self) -> Tensor
   variants: [function]
   cpp: nanmedian
+  differentiable: false
   doc: The medians, NaN left out.
   numpy: nanmedian
   dtypes: [float32]
@@ -164,6 +171,7 @@ def test_samples_of_each_signature(write_declarations) -> None:
     - (Tensor self, int dim=0) -> Tensor[]
   variants: [method]
   cpp: unbind
+  differentiable: false
   doc: Views along dim.
   numpy: unbind
   dtypes: all

@@ -33,6 +33,7 @@ DECLARATIONS = """\
   out: true
   cpp: sort
   structured: true
+  differentiable: false
   doc: Sorted.
 
 - name: max
@@ -41,6 +42,7 @@ DECLARATIONS = """\
     - (Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)
   variants: [method, function]
   cpp: max
+  differentiable: false
   doc: The largest.
 
 - name: frexp
@@ -48,6 +50,7 @@ DECLARATIONS = """\
     - (Tensor self) -> (Tensor mantissa, Tensor exponent)
   variants: [function]
   python: frexp
+  differentiable: false
   doc: Mantissas and exponents.
 """
 
