@@ -18,6 +18,7 @@ namespace python {
 
 extern PyMethodDef module_functions[];  // generated/python/method_tables.cpp
 extern PyMethodDef threads_functions[];  // threads.cpp
+extern PyMethodDef grad_mode_functions[];  // grad_mode.cpp
 PyObject* set_tensor_class(PyObject* module, PyObject* cls);
 PyObject* init_subclass(PyObject* module, PyObject* cls);
 
@@ -89,7 +90,7 @@ PyMODINIT_FUNC PyInit__C() {
   install_warning_handler();
   if (PyModule_AddFunctions(module, module_functions) < 0 || PyModule_AddFunctions(module, extra_functions) < 0 ||
       PyModule_AddFunctions(module, buffer_functions) < 0 || PyModule_AddFunctions(module, dlpack_functions) < 0 ||
-      PyModule_AddFunctions(module, threads_functions) < 0 ||
+      PyModule_AddFunctions(module, threads_functions) < 0 || PyModule_AddFunctions(module, grad_mode_functions) < 0 ||
       PyModule_AddFunctions(module, storage_bytes_functions) < 0 ||
       !init_dtype_type(module) || !init_device_type(module) || !init_tensor_type(module) ||
       !init_return_types(module) || !init_operators(module) ||

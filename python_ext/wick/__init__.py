@@ -14,8 +14,10 @@ from wick._tensor import Tensor
 from wick._C import __version__, from_dlpack, from_numpy, get_num_threads, set_num_threads
 from wick.serialization import load, save
 from wick.safetensors import load_file, save_file
+from wick.autograd import (enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad,
+                           set_grad_enabled)
 from wick._legacy import *  # noqa: F401,F403  (FloatTensor, LongTensor, ...)
-from wick import backends, cuda  # noqa: F401
+from wick import autograd, backends, cuda  # noqa: F401
 from wick import return_types  # noqa: F401
 
 # Every declared function (declarations/*.yaml with `variants: [function]`).
@@ -28,5 +30,6 @@ half, float, double = float16, float32, float64
 short, int, long = int16, int32, int64
 
 __all__ = ["Tensor", "dtype", "device", "from_dlpack", "from_numpy", "get_num_threads", "set_num_threads",
-           "save", "load", "save_file", "load_file",
+           "save", "load", "save_file", "load_file", "no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled",
+           "inference_mode", "is_inference_mode_enabled",
            *_FUNCTIONS]

@@ -186,8 +186,9 @@ def test_mypy_accepts_the_golden_stubs(run_codegen, tmp_path: Path) -> None:
     package = tmp_path / "site" / "wick"
     package.mkdir(parents=True)
     hand_written = REPO / "python_ext" / "wick"
-    # The stubs, and the subpackage wick.backends, whose sources carry their types.
-    for source in [*hand_written.glob("*.pyi"), *hand_written.glob("backends/*.py")]:
+    # The stubs, and the subpackages wick.backends and wick.autograd, whose sources carry their types.
+    for source in [*hand_written.glob("*.pyi"), *hand_written.glob("backends/*.py"),
+                   *hand_written.glob("autograd/*.py")]:
         (package / source.relative_to(hand_written)).parent.mkdir(exist_ok=True)
         shutil.copyfile(source, package / source.relative_to(hand_written))
     shutil.copyfile(REPO / "python_ext" / "wick" / "py.typed", package / "py.typed")

@@ -16,6 +16,7 @@ cannot express):
     fuzz/      the Hypothesis suites, their helpers and the regressions they found
     docs/      the manual: it builds with Sphinx, and every `examples:` of the declarations runs
     packaging/ pip builds a wheel, and a fresh virtual environment installs and imports it
+    autograd/  the grad modes (no_grad, enable_grad, set_grad_enabled, inference_mode), as PyTorch's
 
 Helpers shared across folders stay here: reference.py (comparing with NumPy), declared.py (the
 cases read from the declarations), opcheck.py and numpy_ref.py (their checker and references). A

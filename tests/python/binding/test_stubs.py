@@ -72,6 +72,8 @@ GOOD = textwrap.dedent("""\
     wick.save({"x": x, "steps": [1, 2]}, saved)
     saved.seek(0)
     restored = wick.load(saved, map_location={"cuda:0": "cpu"})
+    with wick.no_grad(), wick.autograd.set_grad_enabled(False):
+        frozen: bool = wick.is_grad_enabled() or wick.is_inference_mode_enabled()
 
     if TYPE_CHECKING:
         reveal_type(x.split(1))  # reveal: builtins.tuple[wick._tensor.Tensor, ...]
