@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
+from enum import Enum
 from typing import Callable, Dict, FrozenSet, List, Set, Tuple
 
 from codegen import expressions
@@ -38,52 +39,72 @@ from codegen.errors import DeclarationError, Location, did_you_mean, shown
 from codegen.schema import BaseTy, ErrorAt, Signature, base_of
 from codegen.yaml_loader import Node, NodeList
 
-# The helpers a formula may call (core's autograd formulas), with how many arguments each takes.
-HELPERS: Dict[str, int] = {
-    "sum_to": 2,                 # (t, like): t summed down to like's shape
-    "expand_reduced": 4,         # (grad, self, dim, keepdim): a reduction's grad spread back over self
-    "mean_backward": 4,          # (grad, self, dim, keepdim)
-    "prod_backward": 5,          # (grad, self, result, dim, keepdim)
-    "var_backward": 5,           # (grad, self, dim, correction, keepdim)
-    "std_backward": 6,           # (grad, self, result, dim, correction, keepdim)
-    "norm_backward": 6,          # (grad, self, p, result, dim, keepdim)
-    "logsumexp_backward": 5,     # (grad, self, result, dim, keepdim)
-    "extreme_backward": 5,       # (grad, self, result, dim, keepdim): amax, amin, max(), min(); ties share
-    "indexed_backward": 5,       # (grad, self, dim, indices, keepdim): values picked by indices along dim
-    "select_backward": 4,        # (grad, self, dim, index)
-    "narrow_backward": 5,        # (grad, self, dim, start, length)
-    "diagonal_backward": 5,      # (grad, self, offset, dim1, dim2)
-    "diag_backward": 3,          # (grad, self, diagonal): of a 1-d self or a 2-d one
-    "masked_select_backward": 3,  # (grad, self, mask): summed where mask broadcasts self
-    "scatter_src_backward": 4,   # (grad, dim, index, src): grad.gather(dim, index), in src's shape
-    "index_put_values_backward": 3,  # (grad, indices, values): grad[indices] summed to values' shape
-    "hstack_backward": 2,        # (grad, tensors): a list, one part per tensor (0-d ones as 1-d)
-    "vstack_backward": 2,        # (grad, tensors): a list, one part per tensor (as atleast_2d)
-    "slice_backward": 6,         # (grad, self, dim, start, end, step)
-    "index_select_backward": 4,  # (grad, self, dim, index)
-    "gather_backward": 4,        # (grad, self, dim, index)
-    "index_backward": 3,         # (grad, self, indices): x[indices]'s grad put back, accumulating
-    "take_backward": 3,          # (grad, self, index)
-    "permute_backward": 2,       # (grad, dims): the inverse permutation
-    "unbind_backward": 3,        # (grads, self, dim)
-    "split_backward": 3,         # (grads, self, dim): the parts' grads (zeros where one has none) joined
-    "cat_backward": 3,           # (grad, tensors, dim): a list, one part per tensor
-    "stack_backward": 3,         # (grad, tensors, dim): a list, one slice per tensor
-    "repeat_backward": 3,        # (grad, self, repeats)
-    "negated": 1,                # (ints): each negated (roll's shifts)
-    "clamp_backward": 4,         # (grad, self, min, max): grad where min <= self <= max, else 0
-    "clamp_backward_min": 4,     # (grad, self, min, max): a tensor min's, where it is the result
-    "clamp_backward_max": 4,     # (grad, self, min, max): a tensor max's, where it is the result
-    "div_backward_self": 3,      # (grad, other, rounding_mode): grad / other, or 0 where rounded
-    "div_backward_other": 4,     # (grad, result, other, rounding_mode): -grad * result / other, or 0
-    "pow_backward_self": 3,      # (grad, self, exponent)
-    "pow_backward_exponent": 4,  # (grad, self, exponent, result)
-    "matmul_backward_self": 3,   # (grad, self, other), every case of matmul's broadcasting
-    "matmul_backward_other": 3,  # (grad, self, other)
-    "cumsum_backward": 2,        # (grad, dim)
-    "cumprod_backward": 4,       # (grad, self, dim, result)
-    "masked_grad": 2,            # (grad, mask): grad where mask, else 0
-    "sort_backward": 4,          # (grad, self, dim, indices)
+
+class Returns(Enum):
+    tensor = "tensor"
+    tensors = "tensors"  # one gradient per tensor of a Tensor[] input
+    ints = "ints"
+
+
+@dataclass(frozen=True)
+class Helper:
+    """A helper's parameters, a letter each: `t` any value, `m` a tensor of which the helper reads only the
+    shape, dtype and device (a TensorMeta in C++, Note [Backward helpers] in wick/autograd/helpers.h)."""
+
+    params: str
+    returns: Returns
+
+    @property
+    def arity(self) -> int:
+        return len(self.params)
+
+
+# The helpers a formula may call, with their parameters (wick/autograd/helpers.h says what each computes).
+HELPERS: Dict[str, Helper] = {
+    "sum_to": Helper("tm", Returns.tensor),  # (t, like)
+    "expand_reduced": Helper("tmtt", Returns.tensor),  # (grad, self, dim, keepdim)
+    "mean_backward": Helper("tmtt", Returns.tensor),  # (grad, self, dim, keepdim)
+    "prod_backward": Helper("ttttt", Returns.tensor),  # (grad, self, result, dim, keepdim)
+    "var_backward": Helper("ttttt", Returns.tensor),  # (grad, self, dim, correction, keepdim)
+    "std_backward": Helper("tttttt", Returns.tensor),  # (grad, self, result, dim, correction, keepdim)
+    "norm_backward": Helper("tttttt", Returns.tensor),  # (grad, self, p, result, dim, keepdim)
+    "logsumexp_backward": Helper("ttttt", Returns.tensor),  # (grad, self, result, dim, keepdim)
+    "extreme_backward": Helper("ttttt", Returns.tensor),  # (grad, self, result, dim, keepdim)
+    "indexed_backward": Helper("tmttt", Returns.tensor),  # (grad, self, dim, indices, keepdim)
+    "select_backward": Helper("tmtt", Returns.tensor),  # (grad, self, dim, index)
+    "narrow_backward": Helper("tmttt", Returns.tensor),  # (grad, self, dim, start, length)
+    "diagonal_backward": Helper("tmttt", Returns.tensor),  # (grad, self, offset, dim1, dim2)
+    "diag_backward": Helper("tmt", Returns.tensor),  # (grad, self, diagonal)
+    "masked_select_backward": Helper("tmt", Returns.tensor),  # (grad, self, mask)
+    "scatter_src_backward": Helper("tttm", Returns.tensor),  # (grad, dim, index, src)
+    "index_put_values_backward": Helper("ttm", Returns.tensor),  # (grad, indices, values)
+    "hstack_backward": Helper("tm", Returns.tensors),  # (grad, tensors)
+    "vstack_backward": Helper("tm", Returns.tensors),  # (grad, tensors)
+    "slice_backward": Helper("tmtttt", Returns.tensor),  # (grad, self, dim, start, end, step)
+    "index_select_backward": Helper("tmtt", Returns.tensor),  # (grad, self, dim, index)
+    "gather_backward": Helper("tmtt", Returns.tensor),  # (grad, self, dim, index)
+    "index_backward": Helper("tmt", Returns.tensor),  # (grad, self, indices)
+    "take_backward": Helper("tmt", Returns.tensor),  # (grad, self, index)
+    "permute_backward": Helper("tt", Returns.tensor),  # (grad, dims)
+    "unbind_backward": Helper("tmt", Returns.tensor),  # (grads, self, dim)
+    "split_backward": Helper("tmt", Returns.tensor),  # (grads, self, dim)
+    "cat_backward": Helper("tmt", Returns.tensors),  # (grad, tensors, dim)
+    "stack_backward": Helper("tmt", Returns.tensors),  # (grad, tensors, dim)
+    "repeat_backward": Helper("tmt", Returns.tensor),  # (grad, self, repeats)
+    "negated": Helper("t", Returns.ints),  # (ints)
+    "clamp_backward": Helper("tttt", Returns.tensor),  # (grad, self, min, max)
+    "clamp_backward_min": Helper("tttt", Returns.tensor),  # (grad, self, min, max)
+    "clamp_backward_max": Helper("tttt", Returns.tensor),  # (grad, self, min, max)
+    "div_backward_self": Helper("ttt", Returns.tensor),  # (grad, other, rounding_mode)
+    "div_backward_other": Helper("tttt", Returns.tensor),  # (grad, result, other, rounding_mode)
+    "pow_backward_self": Helper("ttt", Returns.tensor),  # (grad, self, exponent)
+    "pow_backward_exponent": Helper("tttt", Returns.tensor),  # (grad, self, exponent, result)
+    "matmul_backward_self": Helper("ttt", Returns.tensor),  # (grad, self, other)
+    "matmul_backward_other": Helper("ttt", Returns.tensor),  # (grad, self, other)
+    "cumsum_backward": Helper("tt", Returns.tensor),  # (grad, dim)
+    "cumprod_backward": Helper("tttt", Returns.tensor),  # (grad, self, dim, result)
+    "masked_grad": Helper("tt", Returns.tensor),  # (grad, mask)
+    "sort_backward": Helper("tmtt", Returns.tensor),  # (grad, self, dim, indices)
 }
 # What a formula may read of a tensor as an attribute.
 ATTRIBUTES: FrozenSet[str] = frozenset({"shape", "dtype", "device", "ndim"})
@@ -244,7 +265,7 @@ def _check_formula(expr: str, sig: Signature, err: ErrorAt) -> None:
         if isinstance(sub, ast.Name) and id(sub) not in called and sub.id not in names:
             raise err(f"unknown name '{sub.id}' in {shown(expr)}", did_you_mean(sub.id, names))
         if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name) and sub.func.id in HELPERS:
-            arity = HELPERS[sub.func.id]
+            arity = HELPERS[sub.func.id].arity
             if len(sub.args) != arity or sub.keywords:
                 raise err(f"{sub.func.id}() takes {arity} positional argument(s), in {shown(expr)}")
         if isinstance(sub, ast.Attribute) and id(sub) not in called and sub.attr not in ATTRIBUTES:

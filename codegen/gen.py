@@ -12,7 +12,7 @@ import time
 from typing import Dict, List, Optional, Sequence
 
 from codegen import reader
-from codegen.dest import core, docs, kernels, python_bindings, stubs
+from codegen.dest import autograd, core, docs, kernels, python_bindings, stubs
 from codegen.dest.common import DEFAULT_LAYOUT, Layout
 from codegen.model import Declaration
 from codegen.schema import DTYPE_NAMES, DTYPES
@@ -30,6 +30,7 @@ from codegen.writer import FileManager
 def outputs(decls: List[Declaration], layout: Layout = DEFAULT_LAYOUT) -> List[str]:
     return [
         *core.outputs(decls, layout),
+        *autograd.outputs(layout),
         *kernels.outputs(layout),
         *python_bindings.outputs(layout),
         "python/_C.pyi",
@@ -42,7 +43,7 @@ def outputs(decls: List[Declaration], layout: Layout = DEFAULT_LAYOUT) -> List[s
 
 def generate(decls: List[Declaration], layout: Layout = DEFAULT_LAYOUT) -> Dict[str, str]:
     files: Dict[str, str] = {}
-    for emitter in (core, kernels, python_bindings, stubs, docs):
+    for emitter in (core, autograd, kernels, python_bindings, stubs, docs):
         files.update(emitter.emit(decls, layout))
     return files
 

@@ -41,8 +41,8 @@ MACROS: FrozenSet[str] = frozenset("""
 # The namespaces that core/, python_ext/ and the generated code open inside wick, at any depth: a
 # function wick::<name> cannot have one of their names. (A parameter can: the name before a
 # `::` is looked up among namespaces and types alone.) tests/codegen/test_names.py keeps it whole.
-NAMESPACES: FrozenSet[str] = frozenset({"autograd", "cuda_runtime", "detail", "impl", "kernels", "loops", "math",
-                                        "python", "vec",
+NAMESPACES: FrozenSet[str] = frozenset({"autograd", "cuda_runtime", "detail", "helpers", "impl", "kernels", "loops",
+                                        "math", "ops", "python", "vec",
                                         # the CPU levels' (Note [CPU levels] in wick/cpu/level.h)
                                         "cpu_default", "cpu_avx2", "cpu_avx512", "cpu_native"})
 # The helpers that the generated bindings call unqualified on core's types (wrap(result) in

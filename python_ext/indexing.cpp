@@ -30,14 +30,10 @@
 #include "owned_ref.h"
 #include "tensor_new.h"
 #include "tensor_type.h"
+#include "wick/autograd/indexing_ops.h"
+#include "wick/autograd/ops.h"
 #include "wick/core_ops.h"
 #include "wick/indexing.h"
-#include "wick/ops/copy_.h"
-#include "wick/ops/index_put.h"
-#include "wick/ops/item.h"
-#include "wick/ops/select.h"
-#include "wick/ops/to.h"
-#include "wick/ops/unsqueeze.h"
 
 namespace wick {
 namespace python {
@@ -230,14 +226,14 @@ Sliced apply_slicing(const Tensor& self, PyObject* index) {
   for (const IndexItem& item : items) {
     switch (item.kind) {
       case IndexItem::Kind::Int:
-        result = select(result, dim, item.value);
+        result = autograd::ops::select(result, dim, item.value);
         break;
       case IndexItem::Kind::Slice:
-        result = slice(result, dim, item.start, item.stop, item.step);
+        result = autograd::ops::slice(result, dim, item.start, item.stop, item.step);
         ++dim;
         break;
       case IndexItem::Kind::None:
-        result = unsqueeze(result, dim);
+        result = autograd::ops::unsqueeze(result, dim);
         ++dim;
         break;
       case IndexItem::Kind::Ellipsis:
@@ -253,7 +249,7 @@ Sliced apply_slicing(const Tensor& self, PyObject* index) {
   }
   if (out.indices.empty() && result.is_same(self)) {
     // x[...] and x[()] are new views, as in PyTorch; never the tensor itself.
-    result = make_view(self, self.sizes().vec(), self.strides().vec(), self.storage_offset());
+    result = autograd::ops::alias(self);
   }
   return out;
 }
@@ -262,10 +258,10 @@ Sliced apply_slicing(const Tensor& self, PyObject* index) {
 // PyTorch, so that x[0] = y[None] works; broadcasting puts back what is needed.
 Tensor value_tensor(PyObject* value, DType dtype) {
   Tensor v;
-  if (is_tensor(value)) v = alias(unpack_tensor(value));  // read with the GIL released
+  if (is_tensor(value)) v = autograd::ops::alias(unpack_tensor(value));  // read with the GIL released
   else if (number_kind(value) != NumberKind::None) v = scalar_tensor(to_scalar(value), dtype);  // a checked value
   else v = tensor_from_sequence(value, dtype);
-  while (v.dim() > 0 && v.size(0) == 1) v = select(v, 0, 0);
+  while (v.dim() > 0 && v.size(0) == 1) v = autograd::ops::select(v, 0, 0);
   return v;
 }
 
@@ -278,7 +274,7 @@ PyObject* tensor_getitem(PyObject* self, PyObject* index) {
     Tensor result;
     {
       GilRelease nogil(s.view.numel() >= kGilReleaseNumel);
-      result = wick::index(s.view, s.indices);
+      result = autograd::ops::index(s.view, s.indices);
     }
     return wrap(std::move(result));
   });
@@ -290,8 +286,9 @@ int tensor_setitem(PyObject* self, PyObject* index, PyObject* value) {
     Sliced s = apply_slicing(unpack_tensor(self), index);
     Tensor v = value_tensor(value, s.view.dtype());
     GilRelease nogil(s.view.numel() >= kGilReleaseNumel);
-    if (s.indices.empty()) copy_(s.view, v);
-    else index_put_(s.view, s.indices, to(v, s.view.dtype()), /*accumulate=*/false);
+    if (s.indices.empty()) autograd::ops::copy_(s.view, v);
+    else
+      autograd::ops::index_put_(s.view, s.indices, autograd::ops::to(v, s.view.dtype()), /*accumulate=*/false);
     return 0;
   });
 }

@@ -1,6 +1,7 @@
 // python_ext/module.cpp: PyInit__C, which assembles wick._C from the types and the generated tables.
 #include <Python.h>
 
+#include "autograd.h"
 #include "device_object.h"
 #include "dtype_object.h"
 #include "errors.h"
@@ -91,6 +92,7 @@ PyMODINIT_FUNC PyInit__C() {
   if (PyModule_AddFunctions(module, module_functions) < 0 || PyModule_AddFunctions(module, extra_functions) < 0 ||
       PyModule_AddFunctions(module, buffer_functions) < 0 || PyModule_AddFunctions(module, dlpack_functions) < 0 ||
       PyModule_AddFunctions(module, threads_functions) < 0 || PyModule_AddFunctions(module, grad_mode_functions) < 0 ||
+      PyModule_AddFunctions(module, autograd_functions) < 0 || !init_node_type(module) ||
       PyModule_AddFunctions(module, storage_bytes_functions) < 0 ||
       !init_dtype_type(module) || !init_device_type(module) || !init_tensor_type(module) ||
       !init_return_types(module) || !init_operators(module) ||

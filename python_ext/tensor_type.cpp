@@ -6,6 +6,7 @@
 #include <new>
 
 #include "arg_parser.h"
+#include "autograd.h"
 #include "device_object.h"
 #include "dtype_object.h"
 #include "errors.h"
@@ -154,6 +155,14 @@ PyGetSetDef tensor_getset[] = {
     {"is_cuda", get_is_cuda, nullptr, "Whether the tensor lives on a CUDA device.", nullptr},
     {"itemsize", get_itemsize, nullptr, "The size of one element in bytes.", nullptr},
     {"_base", get_base, nullptr, "The tensor this one is a view of, or None.", nullptr},
+    {"requires_grad", get_requires_grad, set_requires_grad,
+     "Whether autograd computes a gradient for this tensor (set it on leaves).", nullptr},
+    {"grad", get_grad, set_grad, "The gradient backward() accumulated into this leaf, or None.", nullptr},
+    {"grad_fn", get_grad_fn, nullptr, "The node of the op that made this tensor, or None for a leaf.", nullptr},
+    {"is_leaf", get_is_leaf, nullptr, "Whether no recorded op made this tensor.", nullptr},
+    {"_version", get_version, nullptr, "How many times the tensor's memory was written in place.", nullptr},
+    {"retains_grad", get_retains_grad, nullptr, "Whether this non-leaf keeps its gradient in .grad.", nullptr},
+    {"output_nr", get_output_nr, nullptr, "Which result of its grad_fn's op this tensor is.", nullptr},
     {nullptr, nullptr, nullptr, nullptr, nullptr},
 };
 

@@ -172,6 +172,17 @@ class Binding:
         return self.overloads[0].decl
 
 
+# Note [requires_grad of factories]
+# A function that makes a tensor (it takes `*, Device? device`) also takes PyTorch's
+# `requires_grad=False`, which only the binding reads: it marks the new leaf.
+REQUIRES_GRAD_PARAM = Param("requires_grad", BaseType(BaseTy.bool), "False", kwarg_only=True)
+
+
+def is_factory(sig: Signature) -> bool:
+    device = sig.param("device")
+    return device is not None and device.kwarg_only and device.type == OptionalType(BaseType(BaseTy.Device))
+
+
 def bindings(decls: List[Declaration]) -> Tuple[List[Binding], List[Binding]]:
     """(Tensor methods, module functions), each sorted by name."""
     methods: Dict[str, List[Overload]] = {}
@@ -187,7 +198,8 @@ def bindings(decls: List[Declaration]) -> Tuple[List[Binding], List[Binding]]:
                     methods.setdefault(d.name + "_", []).append(Overload(d, sig, sig.params[1:], Form.inplace, True))
             if api.has(Variant.function):
                 form = Form.inplace if api.mutates_self else Form.out if api.out else Form.functional
-                params = sig.params + ((OUT_TUPLE_PARAM if sig.is_tuple else OUT_PARAM,) if api.out else ())
+                params = sig.params + ((REQUIRES_GRAD_PARAM,) if is_factory(sig) else ()) + \
+                    ((OUT_TUPLE_PARAM if sig.is_tuple else OUT_PARAM,) if api.out else ())
                 functions.setdefault(d.name, []).append(Overload(d, sig, params, form, False))
                 if Variant.function in api.inplace_variants:
                     functions.setdefault(d.name + "_", []).append(Overload(d, sig, sig.params, Form.inplace, False))

@@ -5,12 +5,15 @@ import textwrap
 from typing import Callable, Dict, List, Tuple
 
 from codegen.api import cpp
-from codegen.api.python import (ARG_KINDS, MAX_OVERLOADS, MAX_PARAMS, Binding, Overload, arg_kind, bindings,
-                                 default_spec, return_types)
-from codegen.dest import core
+from codegen.api.python import (ARG_KINDS, MAX_OVERLOADS, MAX_PARAMS, REQUIRES_GRAD_PARAM, Binding, Overload, arg_kind,
+                                 bindings, default_spec, return_types)
 from codegen.dest.common import Layout, c_string, render
 from codegen.model import Declaration, PythonGlue
 from codegen.schema import DTYPES, BaseTy, Param, Return, base_of, is_list, is_optional
+
+# The bindings call the ops as autograd records them (Note [Recording ops] in codegen/dest/autograd.py).
+_RECORDING = "wick::autograd::ops::"
+
 
 def _accessor(p: Param) -> str:
     kind = arg_kind(p.type)
@@ -32,8 +35,12 @@ def _case(ov: Overload, index: int) -> str:
     if ov.method:
         lines.append("const Tensor& self_ = unpack_tensor(self);")
         names["self"] = "self_"
+    marks = REQUIRES_GRAD_PARAM in ov.params
     for j, p in enumerate(ov.params):
         if p.name == "out" and ov.has_out:
+            continue
+        if p is REQUIRES_GRAD_PARAM:
+            lines.append(f"const bool requires_grad = r.{_accessor(p)}({j});")
             continue
         var = f"a{j}"
         ctype = cpp.value_type(p.type)
@@ -49,9 +56,14 @@ def _case(ov: Overload, index: int) -> str:
     wrap = f"wrap(ReturnType::{ov.decl.name}, " if ov.sig.is_tuple else "wrap("
     if ov.python_glue:
         call = f"impl::{ov.cpp_function(False)}({', '.join(args)})"
-        lines.append(f"return {call};" if ov.sig.returns_only("object") else f"return {wrap}{call});")
+        if marks:  # Note [requires_grad of factories]
+            lines.append(f"Tensor result = {call};")
+            lines.append("if (requires_grad) autograd::set_requires_grad(result, true);")
+            lines.append(f"return {wrap}std::move(result));")
+        else:
+            lines.append(f"return {call};" if ov.sig.returns_only("object") else f"return {wrap}{call});")
         return "\n".join(lines)
-    fn = f"wick::{ov.cpp_function(False)}"
+    fn = f"{_RECORDING}{ov.cpp_function(False)}"
 
     tensors = [names[p.name] for p in ov.sig.params if base_of(p.type) == BaseTy.Tensor and not is_list(p.type)]
     lists = [names[p.name] for p in ov.sig.params if arg_kind(p.type).name == "TensorList"]
@@ -76,14 +88,14 @@ def _case(ov: Overload, index: int) -> str:
         outs = [f"out_[{i}]" for i in range(n)]
         lines.append(f"if (PyObject* out = r.raw({len(ov.params) - 1}); out && out != Py_None) {{")
         lines.append(f'  std::array<Tensor, {n}> out_ = unpack_out_tuple<{n}>(out);')
-        lines.append("  " + unlocked(lambda a: f"wick::{ov.cpp_function(True)}({', '.join(a)});", outs, "out_"))
+        lines.append("  " + unlocked(lambda a: f"{_RECORDING}{ov.cpp_function(True)}({', '.join(a)});", outs, "out_"))
         lines.append(f"  return wrap_out_tuple(ReturnType::{ov.decl.name}, out);")
         lines.append("}")
     elif ov.has_out:
         out_index = len(ov.params) - 1
         lines.append(f"if (PyObject* out = r.raw({out_index}); out && out != Py_None) {{")
         lines.append("  const Tensor& out_ = unpack_tensor(out);")
-        lines.append("  " + unlocked(lambda a: f"wick::{ov.cpp_function(True)}({', '.join(a)});", ["out_"]))
+        lines.append("  " + unlocked(lambda a: f"{_RECORDING}{ov.cpp_function(True)}({', '.join(a)});", ["out_"]))
         lines.append("  return Py_NewRef(out);")
         lines.append("}")
     self_obj = "self" if ov.method else "r.raw(0)"
@@ -97,6 +109,8 @@ def _case(ov: Overload, index: int) -> str:
         lines.append(f"{cpp.signature_return_type(ov.sig)} result;")
         restored = "result = nogil.restore({});" if ov.decl.api.releases_gil else "result = {};"
         lines.append(unlocked(lambda a: restored.format(f"{fn}({', '.join(a)})"), []))
+        if marks:
+            lines.append("if (requires_grad) autograd::set_requires_grad(result, true);")
         lines.append(f"return {wrap}std::move(result));")
     return "\n".join(lines)
 
@@ -199,10 +213,8 @@ def emit(decls: List[Declaration], layout: Layout) -> Dict[str, str]:
     }
     # Note [Shards]: a binding goes with the op that declares it.
     for s, shard in enumerate(layout.by_shard(methods + functions, lambda b: b.decl.name)):
-        includes = sorted({core.op_header(ov.decl.cpp_name)[len("include/"):] for b in shard for ov in b.overloads
-                           if not ov.python_glue})
         files[bindings_unit(s)] = render("bindings.cpp.j2", shard=s, bindings=[rows[b.c_name] for b in shard],
-                                         max_params=MAX_PARAMS, max_overloads=MAX_OVERLOADS, includes=includes)
+                                         max_params=MAX_PARAMS, max_overloads=MAX_OVERLOADS)
     return files
 
 

@@ -2,6 +2,7 @@
 // cpu(), cuda(), detach(), item().
 #include <cstring>
 
+#include "wick/autograd/variable.h"
 #include "wick/core_ops.h"
 #include "wick/cpu/parallel.h"
 #include "wick/dispatch.h"
@@ -142,13 +143,16 @@ Tensor to_char(const Tensor& self) { return to(self, DType::Int8); }
 Tensor to_byte(const Tensor& self) { return to(self, DType::UInt8); }
 Tensor to_bool(const Tensor& self) { return to(self, DType::Bool); }
 
-// Without autograd there is nothing to detach from: a new tensor over the same memory, not a view
-// (no _base), as PyTorch's detach() of a tensor that needs no grad.
+// A new tensor over the same memory with no history, and not a view (no _base), as PyTorch's: it
+// shares the version counter (Note [Version counter]), so writing into it is still seen by autograd.
 Tensor detach(const Tensor& self) {
   WICK_CHECK_VALUE(self.defined(), "expected a tensor, got None");
   return make_tensor(self.storage(), self.dtype(), self.sizes().vec(), self.strides().vec(), self.storage_offset());
 }
 
-const Tensor& detach_(const Tensor& self) { return self; }
+const Tensor& detach_(const Tensor& self) {
+  autograd::detach_in_place(self);
+  return self;
+}
 
 }  // namespace wick

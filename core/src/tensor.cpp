@@ -5,6 +5,7 @@
 #include <limits>
 #include <optional>
 
+#include "wick/autograd/variable.h"
 #include "wick/core_ops.h"
 #include "wick/ops/dim.h"
 #include "wick/ops/empty.h"
@@ -34,6 +35,13 @@ TensorImpl::~TensorImpl() {
     pyobj_release_hook(obj);
   }
 }
+
+autograd::AutogradMeta& TensorImpl::ensure_autograd_meta() {
+  if (!autograd_meta_) autograd_meta_ = std::make_unique<autograd::AutogradMeta>();
+  return *autograd_meta_;
+}
+
+void TensorImpl::clear_autograd_meta() { autograd_meta_.reset(); }
 
 void TensorImpl::set_geometry(Storage storage, DimVector sizes, DimVector strides, int64_t offset) {
   storage_ = std::move(storage);

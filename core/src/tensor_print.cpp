@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <vector>
 
+#include "wick/autograd/variable.h"
 #include "wick/ops/cat.h"
 #include "wick/ops/contiguous.h"
 #include "wick/ops/narrow.h"
@@ -189,6 +190,11 @@ std::string tensor_repr(const Tensor& t) {
   const bool default_dtype = d == DType::Float32 || d == DType::Int64 || d == DType::Bool;
   if (!default_dtype || (t.numel() == 0 && d != DType::Float32)) {
     parts.push_back(std::string("dtype=wick.") + dtype_name(d));
+  }
+  if (const auto fn = autograd::grad_fn(t)) {
+    parts.push_back("grad_fn=<" + fn->name() + ">");
+  } else if (autograd::requires_grad(t)) {
+    parts.push_back("requires_grad=True");
   }
   return prefix + join(parts, ", ") + ")";
 }

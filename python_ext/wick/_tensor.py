@@ -1,5 +1,5 @@
 """wick.Tensor: the C type wick._C.TensorBase, plus what is easiest said in Python."""
-from wick import _C, serialization
+from wick import _C, autograd, serialization
 
 
 class Tensor(_C.TensorBase):
@@ -43,6 +43,38 @@ class Tensor(_C.TensorBase):
     def T(self):
         return self.permute(tuple(range(self.dim() - 1, -1, -1)))
 
+    # Autograd (wick/autograd): the engine and the hooks are core's.
+    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+        """backward(gradient=None, retain_graph=None, create_graph=False, inputs=None) -> None
+
+        Accumulates the gradient of this tensor into the .grad of the leaves of its graph
+        (or of `inputs`). `gradient` may be left out for a tensor of one element.
+        """
+        autograd.backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+
+    def requires_grad_(self, requires_grad=True):
+        """requires_grad_(requires_grad=True) -> Tensor
+
+        Marks this leaf as needing a gradient (or not), in place.
+        """
+        self.requires_grad = requires_grad
+        return self
+
+    def retain_grad(self):
+        """retain_grad() -> None
+
+        Keeps the gradient of this non-leaf in its .grad after backward().
+        """
+        _C._retain_grad(self)
+
+    def register_hook(self, hook):
+        """register_hook(hook) -> RemovableHandle
+
+        Calls hook(grad) with this tensor's gradient each time one is computed; a tensor it
+        returns replaces the gradient. The handle's remove() takes the hook off.
+        """
+        return RemovableHandle(self, _C._register_hook(self, hook))
+
     # NumPy and DLPack see the tensor's own memory: nothing here copies unless asked
     # (python_ext/buffer.cpp and dlpack.cpp hold the lifetime rules).
     def numpy(self, *, force=False):
@@ -54,7 +86,11 @@ class Tensor(_C.TensorBase):
         """
         import numpy
 
-        t = self.cpu() if force and self.is_cuda else self
+        if self.requires_grad and not force:
+            raise RuntimeError("Can't call numpy() on Tensor that requires grad. "
+                               "Use tensor.detach().numpy() instead.")
+        t = self.detach() if force else self
+        t = t.cpu() if force and t.is_cuda else t
         if t.is_cuda:
             raise TypeError(f"can't convert {t.device} device type tensor to numpy. "
                             "Use Tensor.cpu() to copy the tensor to host memory first.")
@@ -114,6 +150,24 @@ class Tensor(_C.TensorBase):
     def __reduce_ex__(self, protocol):
         cls = None if type(self) is Tensor else type(self)
         return serialization._rebuild, (*serialization._reduce_tensor(self), cls), self.__dict__ or None
+
+
+class RemovableHandle:
+    """What register_hook() returns: remove() takes the hook off the tensor."""
+
+    def __init__(self, tensor, handle):
+        self._tensor, self._handle = tensor, handle
+
+    def remove(self):
+        if self._handle is not None:
+            _C._remove_hook(self._tensor, self._handle)
+            self._tensor = self._handle = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.remove()
 
 
 _C._set_tensor_class(Tensor)

@@ -188,4 +188,4 @@ def test_an_alias_declares_and_defines_its_cpp_function_once(run_codegen, tmp_pa
     for binding in ("Function_cat(", "Function_concat("):
         body = functions[functions.index(f"PyObject* {binding}"):]
         body = body[:body.index("\n}\n")]
-        assert "wick::cat(" in body and "wick::cat_out(" in body, body
+        assert "wick::autograd::ops::cat(" in body and "wick::autograd::ops::cat_out(" in body, body

@@ -158,13 +158,14 @@ def test_text_signatures_read_as_the_declarations_do() -> None:
     shown = {("method" if b.method else "function", b.name): python_bindings._text_signature(b)
              for b in methods + functions}
     assert shown["method", "add"] == "add($self, other, *, alpha=1)\n--\n\n"
-    assert shown["function", "zeros"] == "zeros($module, size, *, dtype=None, device=None)\n--\n\n"
+    assert shown["function", "zeros"] == ("zeros($module, size, *, dtype=None, device=None, requires_grad=False)"
+                                          "\n--\n\n")
     assert shown["method", "sum"] == "sum($self, dim=None, keepdim=False, *, dtype=None)\n--\n\n"
     assert shown["method", "size"] == "size($self, dim=None)\n--\n\n"
     assert shown["method", "to"] == ("to($self, *args, dtype=None, non_blocking=False, copy=False, device=None, "
                                      "other=None)\n--\n\n")
-    assert shown["function", "arange"] == ("arange($module, *args, end=None, dtype=None, device=None, start=None, "
-                                           "step=1)\n--\n\n")
+    assert shown["function", "arange"] == ("arange($module, *args, end=None, dtype=None, device=None, "
+                                           "requires_grad=False, start=None, step=1)\n--\n\n")
 
 
 def test_every_docstring_starts_with_its_text_signature() -> None:

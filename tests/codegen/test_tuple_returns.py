@@ -104,7 +104,7 @@ def test_wrappers_return_named_tuples(generated: Dict[str, str]) -> None:
     # Without the GIL, the call sees aliases of every tensor (Note [Tensors read without the GIL]): out_'s
     # replaced in place, the others through nogil().
     assert 'std::array<Tensor, 2> out_ = unpack_out_tuple<2>(out);' in sort
-    assert "NoGil nogil(worth_releasing({&a0}), {&a0}, out_); wick::sort_out(out_[0], out_[1], nogil(a0), a1, a2);" \
+    assert "NoGil nogil(worth_releasing({&a0}), {&a0}, out_); wick::autograd::ops::sort_out(out_[0], out_[1], nogil(a0), a1, a2);" \
         in sort
     assert "return wrap_out_tuple(ReturnType::sort, out);" in sort
     assert "std::tuple<Tensor, Tensor> result;" in sort and "return wrap(ReturnType::sort, std::move(result));" in sort

@@ -8,7 +8,9 @@
 // released by its owner and memory from cudaMalloc by cudaFree.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
+#include <cstdint>
 
 #include "wick/device.h"
 #include "wick/intrusive_ptr.h"
@@ -27,12 +29,24 @@ class StorageImpl : public RefCounted {
   size_t nbytes() const { return nbytes_; }
   Device device() const { return device_; }
 
+  // Note [Version counter]
+  // ~~~~~~~~~~~~~~~~~~~~~~
+  // Every op that writes into a tensor bumps the version of its storage, which the
+  // tensor, its views and its detached aliases share. Autograd records the version of
+  // each tensor it saves and refuses to go back through one whose version moved on
+  // (wick/autograd/saved_variable.h). Writes to one storage from two threads at once
+  // are a data race on the elements anyway; the counter only has to be free of
+  // undefined behaviour, so it is a relaxed load and store rather than an atomic add.
+  uint32_t version() const { return version_.load(std::memory_order_relaxed); }
+  void bump_version() { version_.store(version_.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed); }
+
  private:
   void* data_;
   size_t nbytes_;
   Device device_;
   Deleter deleter_;
   void* ctx_;
+  std::atomic<uint32_t> version_{0};
 };
 
 using Storage = intrusive_ptr<StorageImpl>;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "wick/array_ref.h"
@@ -12,6 +13,9 @@
 #include "wick/storage.h"
 
 namespace wick {
+namespace autograd {
+struct AutogradMeta;
+}  // namespace autograd
 
 // Note [Python object slot]
 // ~~~~~~~~~~~~~~~~~~~~~~~~~
@@ -55,6 +59,11 @@ class TensorImpl : public RefCounted {
   TensorImpl* base() const { return base_.get(); }
   void set_base(intrusive_ptr<TensorImpl> base) { base_ = std::move(base); }
 
+  // What autograd knows of the tensor (wick/autograd/variable.h); null for most tensors.
+  autograd::AutogradMeta* autograd_meta() const { return autograd_meta_.get(); }
+  autograd::AutogradMeta& ensure_autograd_meta();
+  void clear_autograd_meta();
+
  private:
   void refresh();
 
@@ -68,6 +77,7 @@ class TensorImpl : public RefCounted {
   bool owns_pyobj_ = false;  // See Note [Python object slot]
   void* pyobj_ = nullptr;
   intrusive_ptr<TensorImpl> base_;
+  std::unique_ptr<autograd::AutogradMeta> autograd_meta_;
 };
 
 // A handle to a TensorImpl; copies share it. A default-constructed Tensor is undefined.

@@ -14,18 +14,9 @@
 #include "named_tuples.h"
 #include "no_gil.h"
 #include "python_impls.h"
+#include "wick/autograd/ops.h"
+#include "wick/autograd/variable.h"
 #include "wrap.h"
-#include "wick/ops/add.h"
-#include "wick/ops/cat.h"
-#include "wick/ops/contiguous.h"
-#include "wick/ops/div.h"
-#include "wick/ops/fill_.h"
-#include "wick/ops/index_put_.h"
-#include "wick/ops/lt.h"
-#include "wick/ops/mm.h"
-#include "wick/ops/relu_mod.h"
-#include "wick/ops/sort.h"
-#include "wick/ops/split.h"
 
 namespace wick {
 namespace python {
@@ -59,7 +50,7 @@ PyObject* TensorMethod_add(PyObject* self, PyObject* const* args, Py_ssize_t nar
         const Tensor& a0 = r.tensor(0);
         Scalar a1 = r.scalar(1);
         Tensor result;
-        { NoGil nogil(worth_releasing({&self_, &a0}), {&self_, &a0}); result = nogil.restore(wick::add(nogil(self_), nogil(a0), a1)); }
+        { NoGil nogil(worth_releasing({&self_, &a0}), {&self_, &a0}); result = nogil.restore(wick::autograd::ops::add(nogil(self_), nogil(a0), a1)); }
         return wrap(std::move(result));
       }
       case 1: {
@@ -67,7 +58,7 @@ PyObject* TensorMethod_add(PyObject* self, PyObject* const* args, Py_ssize_t nar
         Scalar a0 = r.scalar(0);
         Scalar a1 = r.scalar(1);
         Tensor result;
-        { NoGil nogil(worth_releasing({&self_}), {&self_}); result = nogil.restore(wick::add(nogil(self_), a0, a1)); }
+        { NoGil nogil(worth_releasing({&self_}), {&self_}); result = nogil.restore(wick::autograd::ops::add(nogil(self_), a0, a1)); }
         return wrap(std::move(result));
       }
       default:
@@ -98,14 +89,14 @@ PyObject* TensorMethod_add_(PyObject* self, PyObject* const* args, Py_ssize_t na
         const Tensor& self_ = unpack_tensor(self);
         const Tensor& a0 = r.tensor(0);
         Scalar a1 = r.scalar(1);
-        { NoGil nogil(worth_releasing({&self_, &a0}), {&self_, &a0}); wick::add_(nogil(self_), nogil(a0), a1); }
+        { NoGil nogil(worth_releasing({&self_, &a0}), {&self_, &a0}); wick::autograd::ops::add_(nogil(self_), nogil(a0), a1); }
         return Py_NewRef(self);
       }
       case 1: {
         const Tensor& self_ = unpack_tensor(self);
         Scalar a0 = r.scalar(0);
         Scalar a1 = r.scalar(1);
-        { NoGil nogil(worth_releasing({&self_}), {&self_}); wick::add_(nogil(self_), a0, a1); }
+        { NoGil nogil(worth_releasing({&self_}), {&self_}); wick::autograd::ops::add_(nogil(self_), a0, a1); }
         return Py_NewRef(self);
       }
       default:
@@ -125,7 +116,7 @@ PyObject* TensorMethod_contiguous(PyObject* self, PyObject* /*unused*/) {
   return guarded("contiguous", [&]() -> PyObject* {
     const Tensor& self_ = unpack_tensor(self);
     Tensor result;
-    { NoGil nogil(worth_releasing({&self_}), {&self_}); result = nogil.restore(wick::contiguous(nogil(self_))); }
+    { NoGil nogil(worth_releasing({&self_}), {&self_}); result = nogil.restore(wick::autograd::ops::contiguous(nogil(self_))); }
     return wrap(std::move(result));
   });
 }
@@ -148,7 +139,7 @@ PyObject* TensorMethod_div(PyObject* self, PyObject* const* args, Py_ssize_t nar
         const Tensor& a0 = r.tensor(0);
         std::optional<std::string_view> a1 = r.string_optional(1);
         Tensor result;
-        { NoGil nogil(worth_releasing({&self_, &a0}), {&self_, &a0}); result = nogil.restore(wick::div(nogil(self_), nogil(a0), a1)); }
+        { NoGil nogil(worth_releasing({&self_, &a0}), {&self_, &a0}); result = nogil.restore(wick::autograd::ops::div(nogil(self_), nogil(a0), a1)); }
         return wrap(std::move(result));
       }
       default:
@@ -172,7 +163,7 @@ PyObject* TensorMethod_fill_(PyObject* self, PyObject* const* args, Py_ssize_t n
       case 0: {
         const Tensor& self_ = unpack_tensor(self);
         Scalar a0 = r.scalar(0);
-        { NoGil nogil(worth_releasing({&self_}), {&self_}); wick::fill_(nogil(self_), a0); }
+        { NoGil nogil(worth_releasing({&self_}), {&self_}); wick::autograd::ops::fill_(nogil(self_), a0); }
         return Py_NewRef(self);
       }
       default:
@@ -200,7 +191,7 @@ PyObject* TensorMethod_index_put_(PyObject* self, PyObject* const* args, Py_ssiz
         std::vector<std::optional<Tensor>> a0 = r.optional_tensorlist(0);
         const Tensor& a1 = r.tensor(1);
         bool a2 = r.tobool(2);
-        { NoGil nogil(worth_releasing({&self_, &a1}), {&self_, &a1}, a0); wick::index_put_(nogil(self_), a0, nogil(a1), a2); }
+        { NoGil nogil(worth_releasing({&self_, &a1}), {&self_, &a1}, a0); wick::autograd::ops::index_put_(nogil(self_), a0, nogil(a1), a2); }
         return Py_NewRef(self);
       }
       default:
@@ -225,7 +216,7 @@ PyObject* TensorMethod_lt(PyObject* self, PyObject* const* args, Py_ssize_t narg
         const Tensor& self_ = unpack_tensor(self);
         const Tensor& a0 = r.tensor(0);
         Tensor result;
-        { NoGil nogil(worth_releasing({&self_, &a0}), {&self_, &a0}); result = nogil.restore(wick::lt(nogil(self_), nogil(a0))); }
+        { NoGil nogil(worth_releasing({&self_, &a0}), {&self_, &a0}); result = nogil.restore(wick::autograd::ops::lt(nogil(self_), nogil(a0))); }
         return wrap(std::move(result));
       }
       default:
@@ -250,7 +241,7 @@ PyObject* TensorMethod_mm(PyObject* self, PyObject* const* args, Py_ssize_t narg
         const Tensor& self_ = unpack_tensor(self);
         const Tensor& a0 = r.tensor(0);
         Tensor result;
-        { NoGil nogil(worth_releasing({&self_, &a0}), {&self_, &a0}); result = nogil.restore(wick::mm(nogil(self_), nogil(a0))); }
+        { NoGil nogil(worth_releasing({&self_, &a0}), {&self_, &a0}); result = nogil.restore(wick::autograd::ops::mm(nogil(self_), nogil(a0))); }
         return wrap(std::move(result));
       }
       default:
@@ -277,7 +268,7 @@ PyObject* TensorMethod_sort(PyObject* self, PyObject* const* args, Py_ssize_t na
         int64_t a0 = r.toint(0);
         bool a1 = r.tobool(1);
         std::tuple<Tensor, Tensor> result;
-        { NoGil nogil(worth_releasing({&self_}), {&self_}); result = nogil.restore(wick::sort(nogil(self_), a0, a1)); }
+        { NoGil nogil(worth_releasing({&self_}), {&self_}); result = nogil.restore(wick::autograd::ops::sort(nogil(self_), a0, a1)); }
         return wrap(ReturnType::sort, std::move(result));
       }
       default:
@@ -309,7 +300,7 @@ PyObject* TensorMethod_split(PyObject* self, PyObject* const* args, Py_ssize_t n
         int64_t a0 = r.toint(0);
         int64_t a1 = r.toint(1);
         std::vector<Tensor> result;
-        result = wick::split(self_, a0, a1);
+        result = wick::autograd::ops::split(self_, a0, a1);
         return wrap(std::move(result));
       }
       case 1: {
@@ -317,7 +308,7 @@ PyObject* TensorMethod_split(PyObject* self, PyObject* const* args, Py_ssize_t n
         DimVector a0 = r.intlist(0);
         int64_t a1 = r.toint(1);
         std::vector<Tensor> result;
-        result = wick::split(self_, a0, a1);
+        result = wick::autograd::ops::split(self_, a0, a1);
         return wrap(std::move(result));
       }
       default:
@@ -354,11 +345,11 @@ PyObject* Function_add(PyObject* /*module*/, PyObject* const* args, Py_ssize_t n
         Scalar a2 = r.scalar(2);
         if (PyObject* out = r.raw(3); out && out != Py_None) {
           const Tensor& out_ = unpack_tensor(out);
-          { NoGil nogil(worth_releasing({&out_, &a0, &a1}), {&out_, &a0, &a1}); wick::add_out(nogil(out_), nogil(a0), nogil(a1), a2); }
+          { NoGil nogil(worth_releasing({&out_, &a0, &a1}), {&out_, &a0, &a1}); wick::autograd::ops::add_out(nogil(out_), nogil(a0), nogil(a1), a2); }
           return Py_NewRef(out);
         }
         Tensor result;
-        { NoGil nogil(worth_releasing({&a0, &a1}), {&a0, &a1}); result = nogil.restore(wick::add(nogil(a0), nogil(a1), a2)); }
+        { NoGil nogil(worth_releasing({&a0, &a1}), {&a0, &a1}); result = nogil.restore(wick::autograd::ops::add(nogil(a0), nogil(a1), a2)); }
         return wrap(std::move(result));
       }
       case 1: {
@@ -367,11 +358,11 @@ PyObject* Function_add(PyObject* /*module*/, PyObject* const* args, Py_ssize_t n
         Scalar a2 = r.scalar(2);
         if (PyObject* out = r.raw(3); out && out != Py_None) {
           const Tensor& out_ = unpack_tensor(out);
-          { NoGil nogil(worth_releasing({&out_, &a0}), {&out_, &a0}); wick::add_out(nogil(out_), nogil(a0), a1, a2); }
+          { NoGil nogil(worth_releasing({&out_, &a0}), {&out_, &a0}); wick::autograd::ops::add_out(nogil(out_), nogil(a0), a1, a2); }
           return Py_NewRef(out);
         }
         Tensor result;
-        { NoGil nogil(worth_releasing({&a0}), {&a0}); result = nogil.restore(wick::add(nogil(a0), a1, a2)); }
+        { NoGil nogil(worth_releasing({&a0}), {&a0}); result = nogil.restore(wick::autograd::ops::add(nogil(a0), a1, a2)); }
         return wrap(std::move(result));
       }
       default:
@@ -399,11 +390,11 @@ PyObject* Function_cat(PyObject* /*module*/, PyObject* const* args, Py_ssize_t n
         int64_t a1 = r.toint(1);
         if (PyObject* out = r.raw(2); out && out != Py_None) {
           const Tensor& out_ = unpack_tensor(out);
-          { NoGil nogil(worth_releasing({&out_}, {&a0}), {&out_}, a0); wick::cat_out(nogil(out_), a0, a1); }
+          { NoGil nogil(worth_releasing({&out_}, {&a0}), {&out_}, a0); wick::autograd::ops::cat_out(nogil(out_), a0, a1); }
           return Py_NewRef(out);
         }
         Tensor result;
-        { NoGil nogil(worth_releasing({}, {&a0}), {}, a0); result = nogil.restore(wick::cat(a0, a1)); }
+        { NoGil nogil(worth_releasing({}, {&a0}), {}, a0); result = nogil.restore(wick::autograd::ops::cat(a0, a1)); }
         return wrap(std::move(result));
       }
       default:
@@ -431,11 +422,11 @@ PyObject* Function_concat(PyObject* /*module*/, PyObject* const* args, Py_ssize_
         int64_t a1 = r.toint(1);
         if (PyObject* out = r.raw(2); out && out != Py_None) {
           const Tensor& out_ = unpack_tensor(out);
-          { NoGil nogil(worth_releasing({&out_}, {&a0}), {&out_}, a0); wick::cat_out(nogil(out_), a0, a1); }
+          { NoGil nogil(worth_releasing({&out_}, {&a0}), {&out_}, a0); wick::autograd::ops::cat_out(nogil(out_), a0, a1); }
           return Py_NewRef(out);
         }
         Tensor result;
-        { NoGil nogil(worth_releasing({}, {&a0}), {}, a0); result = nogil.restore(wick::cat(a0, a1)); }
+        { NoGil nogil(worth_releasing({}, {&a0}), {}, a0); result = nogil.restore(wick::autograd::ops::cat(a0, a1)); }
         return wrap(std::move(result));
       }
       default:
@@ -463,7 +454,7 @@ PyObject* Function_div(PyObject* /*module*/, PyObject* const* args, Py_ssize_t n
         const Tensor& a1 = r.tensor(1);
         std::optional<std::string_view> a2 = r.string_optional(2);
         Tensor result;
-        { NoGil nogil(worth_releasing({&a0, &a1}), {&a0, &a1}); result = nogil.restore(wick::div(nogil(a0), nogil(a1), a2)); }
+        { NoGil nogil(worth_releasing({&a0, &a1}), {&a0, &a1}); result = nogil.restore(wick::autograd::ops::div(nogil(a0), nogil(a1), a2)); }
         return wrap(std::move(result));
       }
       default:
@@ -488,7 +479,7 @@ PyObject* Function_fill_(PyObject* /*module*/, PyObject* const* args, Py_ssize_t
       case 0: {
         const Tensor& a0 = r.tensor(0);
         Scalar a1 = r.scalar(1);
-        { NoGil nogil(worth_releasing({&a0}), {&a0}); wick::fill_(nogil(a0), a1); }
+        { NoGil nogil(worth_releasing({&a0}), {&a0}); wick::autograd::ops::fill_(nogil(a0), a1); }
         return Py_NewRef(r.raw(0));
       }
       default:
@@ -516,11 +507,11 @@ PyObject* Function_lt(PyObject* /*module*/, PyObject* const* args, Py_ssize_t na
         const Tensor& a1 = r.tensor(1);
         if (PyObject* out = r.raw(2); out && out != Py_None) {
           const Tensor& out_ = unpack_tensor(out);
-          { NoGil nogil(worth_releasing({&out_, &a0, &a1}), {&out_, &a0, &a1}); wick::lt_out(nogil(out_), nogil(a0), nogil(a1)); }
+          { NoGil nogil(worth_releasing({&out_, &a0, &a1}), {&out_, &a0, &a1}); wick::autograd::ops::lt_out(nogil(out_), nogil(a0), nogil(a1)); }
           return Py_NewRef(out);
         }
         Tensor result;
-        { NoGil nogil(worth_releasing({&a0, &a1}), {&a0, &a1}); result = nogil.restore(wick::lt(nogil(a0), nogil(a1))); }
+        { NoGil nogil(worth_releasing({&a0, &a1}), {&a0, &a1}); result = nogil.restore(wick::autograd::ops::lt(nogil(a0), nogil(a1))); }
         return wrap(std::move(result));
       }
       default:
@@ -548,11 +539,11 @@ PyObject* Function_mm(PyObject* /*module*/, PyObject* const* args, Py_ssize_t na
         const Tensor& a1 = r.tensor(1);
         if (PyObject* out = r.raw(2); out && out != Py_None) {
           const Tensor& out_ = unpack_tensor(out);
-          { NoGil nogil(worth_releasing({&out_, &a0, &a1}), {&out_, &a0, &a1}); wick::mm_out(nogil(out_), nogil(a0), nogil(a1)); }
+          { NoGil nogil(worth_releasing({&out_, &a0, &a1}), {&out_, &a0, &a1}); wick::autograd::ops::mm_out(nogil(out_), nogil(a0), nogil(a1)); }
           return Py_NewRef(out);
         }
         Tensor result;
-        { NoGil nogil(worth_releasing({&a0, &a1}), {&a0, &a1}); result = nogil.restore(wick::mm(nogil(a0), nogil(a1))); }
+        { NoGil nogil(worth_releasing({&a0, &a1}), {&a0, &a1}); result = nogil.restore(wick::autograd::ops::mm(nogil(a0), nogil(a1))); }
         return wrap(std::move(result));
       }
       default:
@@ -578,7 +569,7 @@ PyObject* Function_relu_mod(PyObject* /*module*/, PyObject* const* args, Py_ssiz
         const Tensor& a0 = r.tensor(0);
         const Tensor& a1 = r.tensor(1);
         Tensor result;
-        { NoGil nogil(worth_releasing({&a0, &a1}), {&a0, &a1}); result = nogil.restore(wick::relu_mod(nogil(a0), nogil(a1))); }
+        { NoGil nogil(worth_releasing({&a0, &a1}), {&a0, &a1}); result = nogil.restore(wick::autograd::ops::relu_mod(nogil(a0), nogil(a1))); }
         return wrap(std::move(result));
       }
       default:
@@ -608,11 +599,11 @@ PyObject* Function_sort(PyObject* /*module*/, PyObject* const* args, Py_ssize_t 
         bool a2 = r.tobool(2);
         if (PyObject* out = r.raw(3); out && out != Py_None) {
           std::array<Tensor, 2> out_ = unpack_out_tuple<2>(out);
-          { NoGil nogil(worth_releasing({&a0}), {&a0}, out_); wick::sort_out(out_[0], out_[1], nogil(a0), a1, a2); }
+          { NoGil nogil(worth_releasing({&a0}), {&a0}, out_); wick::autograd::ops::sort_out(out_[0], out_[1], nogil(a0), a1, a2); }
           return wrap_out_tuple(ReturnType::sort, out);
         }
         std::tuple<Tensor, Tensor> result;
-        { NoGil nogil(worth_releasing({&a0}), {&a0}); result = nogil.restore(wick::sort(nogil(a0), a1, a2)); }
+        { NoGil nogil(worth_releasing({&a0}), {&a0}); result = nogil.restore(wick::autograd::ops::sort(nogil(a0), a1, a2)); }
         return wrap(ReturnType::sort, std::move(result));
       }
       default:
@@ -646,7 +637,7 @@ PyObject* Function_split(PyObject* /*module*/, PyObject* const* args, Py_ssize_t
         int64_t a1 = r.toint(1);
         int64_t a2 = r.toint(2);
         std::vector<Tensor> result;
-        result = wick::split(a0, a1, a2);
+        result = wick::autograd::ops::split(a0, a1, a2);
         return wrap(std::move(result));
       }
       case 1: {
@@ -654,7 +645,7 @@ PyObject* Function_split(PyObject* /*module*/, PyObject* const* args, Py_ssize_t
         DimVector a1 = r.intlist(1);
         int64_t a2 = r.toint(2);
         std::vector<Tensor> result;
-        result = wick::split(a0, a1, a2);
+        result = wick::autograd::ops::split(a0, a1, a2);
         return wrap(std::move(result));
       }
       default:
@@ -667,9 +658,10 @@ constexpr ParamSpec kFunction_tensor_0[] = {
     {"data", ArgKind::Object, false, false, DefaultKind::Required, 0},
     {"dtype", ArgKind::DType, true, true, DefaultKind::None, 0},
     {"device", ArgKind::Device, true, true, DefaultKind::None, 0},
+    {"requires_grad", ArgKind::Bool, false, true, DefaultKind::Bool, 0},
 };
 constexpr SignatureSpec kFunction_tensor_sigs[] = {
-    {kFunction_tensor_0, 3, "(object data, *, wick.dtype dtype=None, wick.device device=None)"},
+    {kFunction_tensor_0, 4, "(object data, *, wick.dtype dtype=None, wick.device device=None, bool requires_grad=False)"},
 };
 
 PyObject* Function_tensor(PyObject* /*module*/, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
@@ -681,7 +673,10 @@ PyObject* Function_tensor(PyObject* /*module*/, PyObject* const* args, Py_ssize_
         PyObject* a0 = r.object(0);
         std::optional<DType> a1 = r.dtype_optional(1);
         std::optional<Device> a2 = r.device_optional(2);
-        return wrap(impl::tensor_from_data(a0, a1, a2));
+        const bool requires_grad = r.tobool(3);
+        Tensor result = impl::tensor_from_data(a0, a1, a2);
+        if (requires_grad) autograd::set_requires_grad(result, true);
+        return wrap(std::move(result));
       }
       default:
         return nullptr;

@@ -76,7 +76,7 @@ PyMethodDef module_functions[] = {
     {"split", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(Function_split)), METH_FASTCALL | METH_KEYWORDS,
      "split($module, self, split_size, dim=0)\n--\n\nViews of ``self`` along ``dim``.\n\nSignatures:\n    split(Tensor self, int split_size, int dim=0) -> tuple of Tensors\n    split(Tensor self, tuple of ints split_size, int dim=0) -> tuple of Tensors"},
     {"tensor", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(Function_tensor)), METH_FASTCALL | METH_KEYWORDS,
-     "tensor($module, data, *, dtype=None, device=None)\n--\n\nA new tensor holding a copy of ``data``.\n\nSignatures:\n    tensor(object data, *, wick.dtype dtype=None, wick.device device=None) -> Tensor"},
+     "tensor($module, data, *, dtype=None, device=None, requires_grad=False)\n--\n\nA new tensor holding a copy of ``data``.\n\nSignatures:\n    tensor(object data, *, wick.dtype dtype=None, wick.device device=None, bool requires_grad=False) -> Tensor"},
     {nullptr, nullptr, 0, nullptr},
 };
 
