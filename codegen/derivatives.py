@@ -105,6 +105,9 @@ HELPERS: Dict[str, Helper] = {
     "cumprod_backward": Helper("tttt", Returns.tensor),  # (grad, self, dim, result)
     "masked_grad": Helper("tt", Returns.tensor),  # (grad, mask)
     "sort_backward": Helper("tmtt", Returns.tensor),  # (grad, self, dim, indices)
+    "softmax_backward": Helper("ttt", Returns.tensor),  # (grad, result, dim)
+    "log_softmax_backward": Helper("ttt", Returns.tensor),  # (grad, result, dim)
+    "gelu_tanh_backward": Helper("tt", Returns.tensor),  # (grad, self)
 }
 # What a formula may read of a tensor as an attribute.
 ATTRIBUTES: FrozenSet[str] = frozenset({"shape", "dtype", "device", "ndim"})

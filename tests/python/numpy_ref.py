@@ -743,3 +743,25 @@ def bfloat16(self):
 
 def copy_(self, src):
     return np.broadcast_to(src, self.shape).astype(self.dtype)
+
+
+# --- activations ---------------------------------------------------------------------------------------
+
+def _shifted(self, dim, dtype):
+    """self in dtype (the reference passes NumPy's), less its maximum over dim, in float64; and the dtype."""
+    x = self.astype(dtype if dtype is not None else self.dtype)
+    wide = x.astype(np.float64)
+    if wide.size == 0:  # PyTorch gives an empty result, where NumPy's max() refuses
+        return wide, x.dtype
+    return wide - np.max(wide, axis=dim, keepdims=True), x.dtype
+
+
+def softmax(self, dim, dtype=None):
+    shifted, out = _shifted(self, dim, dtype)
+    e = np.exp(shifted)
+    return (e / np.sum(e, axis=dim, keepdims=True)).astype(out)
+
+
+def log_softmax(self, dim, dtype=None):
+    shifted, out = _shifted(self, dim, dtype)
+    return (shifted - np.log(np.sum(np.exp(shifted), axis=dim, keepdims=True))).astype(out)

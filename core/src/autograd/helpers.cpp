@@ -511,6 +511,29 @@ Tensor sort_backward(const Tensor& grad, const TensorMeta& self, int64_t dim, co
   return indexed_backward(grad, self, dim, indices, true);
 }
 
+Tensor softmax_backward(const Tensor& grad, const Tensor& result, int64_t dim) {
+  const Tensor g = ops::to(grad, result.dtype());
+  const Tensor dot = ops::sum(ops::mul(g, result), {wrap_dim(dim, result.dim())}, true);
+  return ops::mul(result, ops::sub(g, dot));
+}
+
+Tensor log_softmax_backward(const Tensor& grad, const Tensor& result, int64_t dim) {
+  const Tensor g = ops::to(grad, result.dtype());
+  const Tensor total = ops::sum(g, {wrap_dim(dim, result.dim())}, true);
+  return ops::sub(g, ops::mul(ops::exp(result), total));
+}
+
+Tensor gelu_tanh_backward(const Tensor& grad, const Tensor& self) {
+  // With u = k (x + c x^3) and t = tanh(u): d/dx 0.5 x (1 + t) = 0.5 (1 + t) + 0.5 x (1 - t^2) k (1 + 3 c x^2).
+  constexpr double k = 0.7978845608028654, c = 0.044715;
+  const Tensor x2 = ops::mul(self, self);
+  const Tensor t = ops::tanh(ops::mul(ops::add(self, ops::mul(ops::mul(x2, self), c)), k));
+  const Tensor left = ops::mul(ops::add(t, 1), 0.5);
+  const Tensor slope = ops::mul(ops::add(ops::mul(x2, 3 * c), 1), 0.5 * k);
+  const Tensor right = ops::mul(ops::mul(self, ops::add(ops::neg(ops::mul(t, t)), 1)), slope);
+  return ops::mul(grad, ops::add(left, right));
+}
+
 }  // namespace helpers
 }  // namespace autograd
 }  // namespace wick

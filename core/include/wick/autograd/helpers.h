@@ -110,6 +110,11 @@ Tensor cumprod_backward(const Tensor& grad, const Tensor& self, int64_t dim, con
 Tensor masked_grad(const Tensor& grad, const Tensor& mask);
 // sort and topk: the gradient of the values put back at their indices along dim.
 Tensor sort_backward(const Tensor& grad, const TensorMeta& self, int64_t dim, const Tensor& indices);
+// softmax: result * (grad - sum(grad * result, dim)); log_softmax: grad - exp(result) * sum(grad, dim).
+Tensor softmax_backward(const Tensor& grad, const Tensor& result, int64_t dim);
+Tensor log_softmax_backward(const Tensor& grad, const Tensor& result, int64_t dim);
+// The derivative of gelu's tanh approximation, times grad.
+Tensor gelu_tanh_backward(const Tensor& grad, const Tensor& self);
 
 }  // namespace helpers
 }  // namespace autograd
