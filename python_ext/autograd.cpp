@@ -257,18 +257,14 @@ PyObject* retain_grad(PyObject*, PyObject* tensor) {
 // --- wick.autograd.Function --------------------------------------------------------------------
 
 // The node of a call of a wick.autograd.Function: its backward is a Python callable that takes the
-// gradients of the outputs and returns one per tensor input (wick/autograd/function.py).
+// gradients of the outputs and returns one per tensor input, and whose _release() frees what backward
+// would read (wick/autograd/function.py).
 class PythonFunctionNode : public Node {
  public:
   PythonFunctionNode(SharedPyObject backward, std::string name) : backward_(std::move(backward)), name_(std::move(name)) {}
 
   TensorList apply(TensorList&& grads) override {
     Gil gil;
-    if (!backward_) {
-      throw Error("Trying to backward through the graph a second time (or directly access saved tensors after "
-                  "they have already been freed). Specify retain_graph=True if you need to backward through the "
-                  "graph a second time.");
-    }
     OwnedRef args(wrap(std::move(grads)));
     OwnedRef result(PyObject_CallObject(backward_.get(), args.get()));
     const TensorList out = tensor_list(result.get(), "the gradients a Function's backward returns", true);
@@ -279,9 +275,10 @@ class PythonFunctionNode : public Node {
     return out;
   }
   std::string name() const override { return name_; }
+  // The callable's _release() drops what its ctx saved, which may hold this node (through an output's grad_fn).
   void release_variables() override {
     Gil gil;
-    backward_ = nullptr;
+    OwnedRef released(PyObject_CallMethod(backward_.get(), "_release", nullptr));
   }
 
  private:
@@ -316,7 +313,7 @@ PyObject* record_function(PyObject*, PyObject* args) {
       if (contains(dirt, out[i])) {
         autograd::check_inplace(out[i]);
         autograd::bump_version(out[i]);
-        autograd::rebase_history(out[i], node);
+        autograd::rebase_history(out[i], node, uint32_t(i));
       } else {
         autograd::set_history(out[i], node, uint32_t(i));
       }

@@ -81,6 +81,7 @@ class GraphTask {
       ready.pop();
       TensorList inputs = std::move(buffers_[node]);
       buffers_.erase(node);
+      inputs.resize(node->num_inputs());  // a node no gradient reached gets undefined ones
       run_hooks(*node, inputs);
       const bool captured = !captures_.empty() && capture_inputs(*node, inputs);
       const bool leaf = dynamic_cast<AccumulateGrad*>(node) != nullptr;

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <vector>
 
 #include "wick/error.h"
 
@@ -14,6 +15,33 @@ std::atomic<uint64_t> next_sequence_nr{0};
 }  // namespace
 
 Node::Node() : sequence_nr_(next_sequence_nr.fetch_add(1, std::memory_order_relaxed)) {}
+
+// Note [Releasing long graphs]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// A node owns the nodes before it, so dropping the last tensor of a chain of a
+// million ops would release a million nodes each from inside the destructor of
+// the next, and overflow the stack. The outermost destructor on a thread takes
+// the nodes the others would release into a list instead, and releases them one
+// by one: the depth stays one node whatever the length of the graph.
+namespace {
+thread_local std::vector<std::shared_ptr<Node>>* releasing = nullptr;
+}  // namespace
+
+Node::~Node() {
+  std::vector<std::shared_ptr<Node>> pending;
+  const bool outermost = releasing == nullptr;
+  if (outermost) releasing = &pending;
+  for (Edge& e : next_edges_) {
+    if (e.function) releasing->push_back(std::move(e.function));
+  }
+  if (!outermost) return;
+  while (!pending.empty()) {
+    std::shared_ptr<Node> next = std::move(pending.back());
+    pending.pop_back();
+    next.reset();  // may push the nodes before it onto `pending`
+  }
+  releasing = nullptr;
+}
 
 bool Node::should_compute_any_output(size_t begin, size_t end) const {
   for (size_t i = begin; i < end; ++i) {

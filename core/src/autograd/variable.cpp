@@ -126,13 +126,14 @@ void check_inplace(const Tensor& self) {
   }
 }
 
-void rebase_history(const Tensor& self, const std::shared_ptr<Node>& node) {
+void rebase_history(const Tensor& self, const std::shared_ptr<Node>& node, uint32_t input_nr) {
   if (!is_view(self)) {
     AutogradMeta& meta = self.impl()->ensure_autograd_meta();
     meta.grad_fn = node;
-    meta.output_nr = 0;
+    meta.output_nr = input_nr;
     return;
   }
+  WICK_CHECK(input_nr == 0, "a view written in place must be the first result of the op that writes it");
   // The write goes to the base: its grad_fn becomes CopySlices of the op's node, and the view's its slice.
   const Tensor base = base_of(self);
   auto copy = std::make_shared<CopySlices>(base, self, node);

@@ -4,7 +4,7 @@ from typing import TYPE_CHECKING, Optional, Sequence, Tuple, Union
 from wick import _C
 
 if TYPE_CHECKING:
-    from wick._tensor import Tensor
+    from wick._tensor import Tensor as _Tensor
 
 _Tensors = Union[_C.TensorBase, Sequence[_C.TensorBase]]
 _Grads = Union[_C.TensorBase, Sequence[Optional[_C.TensorBase]], None]
@@ -49,7 +49,7 @@ def backward(tensors: _Tensors, grad_tensors: _Grads = None, retain_graph: Optio
 
 def grad(outputs: _Tensors, inputs: _Tensors, grad_outputs: _Grads = None, retain_graph: Optional[bool] = None,
          create_graph: bool = False, only_inputs: bool = True, allow_unused: bool = False,
-         is_grads_batched: bool = False) -> Tuple[Optional["Tensor"], ...]:
+         is_grads_batched: bool = False) -> Tuple[Optional["_Tensor"], ...]:
     """The gradients of `outputs` with respect to each of `inputs`, as a tuple (None for an unused input
     with allow_unused=True)."""
     if is_grads_batched:

@@ -1,21 +1,30 @@
 """wick.autograd.gradcheck: gradcheck and gradgradcheck, as PyTorch's torch.autograd.gradcheck.
 
-gradcheck compares the Jacobians that backward gives (wick.autograd.grad, one row of each per output element)
-with those of central differences; gradgradcheck does the same for the function that computes the gradients
-with create_graph, so checking second derivatives. Finite differences perturb a copy of each input rather than
-the input itself: in wick a write bumps the version of the tensor's memory (there is no .data that escapes it),
-which would make the graph gradcheck already built from the inputs refuse to run backward.
+gradcheck compares the Jacobians that backward gives (wick.autograd.grad of each output element in turn) with
+those of central differences; gradgradcheck checks second derivatives, by gradcheck of the function that
+computes the gradients with create_graph. Finite differences perturb a copy of each input, not the input itself
+as PyTorch does through .data: in wick every write bumps the version of the tensor's memory, which would make
+graphs that saved the input (gradcheck's own among them) refuse to run backward.
 """
+from __future__ import annotations
+
 import itertools
 import random
 import warnings
+from typing import TYPE_CHECKING, Any, Callable, List, Optional, Sequence, Tuple, Union
 
 from wick import _C
 from wick.autograd.engine import grad as _grad
 from wick.autograd.function import Function
 from wick.autograd.grad_mode import no_grad
 
+if TYPE_CHECKING:  # for annotations only: wick._tensor imports this package
+    from wick._tensor import Tensor as _Tensor
+
 __all__ = ["GradcheckError", "gradcheck", "gradgradcheck"]
+
+_Inputs = Union["_Tensor", Sequence[Any]]
+_Step = Callable[[int], None]
 
 
 class GradcheckError(RuntimeError):
@@ -33,11 +42,11 @@ test might've passed in slow_mode! Call gradcheck/gradgradcheck with `fast_mode=
 """.strip()
 
 
-def _is_tensor(obj):
+def _is_tensor(obj: object) -> bool:
     return isinstance(obj, _C.TensorBase)
 
 
-def _as_tuple(x):
+def _as_tuple(x: Any) -> Tuple[Any, ...]:
     if isinstance(x, tuple):
         return x
     if isinstance(x, list):
@@ -45,29 +54,29 @@ def _as_tuple(x):
     return (x,)
 
 
-def _tensor_outputs(out):
+def _tensor_outputs(out: Any) -> Tuple[_Tensor, ...]:
     return tuple(o for o in _as_tuple(out) if _is_tensor(o))
 
 
-def _differentiable_outputs(out):
+def _differentiable_outputs(out: Any) -> Tuple[_Tensor, ...]:
     return tuple(o for o in _tensor_outputs(out) if o.requires_grad)
 
 
-def _diff_input_indices(inputs):
+def _diff_input_indices(inputs: Sequence[Any]) -> List[int]:
     return [i for i, a in enumerate(inputs) if _is_tensor(a) and a.requires_grad]
 
 
-def _allclose(a, b, rtol, atol):
+def _allclose(a: _Tensor, b: _Tensor, rtol: float, atol: float) -> bool:
     # In float64, which holds every other float dtype exactly.
     return _C.allclose(a.to(_C.float64), b.to(_C.float64), rtol, atol)
 
 
-def _notallclose_msg(analytical, numerical, output_idx, input_idx):
+def _notallclose_msg(analytical: _Tensor, numerical: _Tensor, output_idx: int, input_idx: int) -> str:
     return ("Jacobian mismatch for output %d with respect to input %d,\nnumerical:%s\nanalytical:%s\n"
             % (output_idx, input_idx, numerical, analytical))
 
 
-def _check_inputs(inputs):
+def _check_inputs(inputs: Sequence[Any]) -> None:
     any_input_requiring_grad = False
     for idx, inp in enumerate(inputs):
         if _is_tensor(inp) and inp.requires_grad:
@@ -88,7 +97,7 @@ def _check_inputs(inputs):
 
 # --- numerical derivatives ---------------------------------------------------------------------------------
 
-def _perturbable_copy(x):
+def _perturbable_copy(x: _Tensor) -> _Tensor:
     """A copy of input `x` to write perturbations into, requiring grad as `x` does (the function may
     differentiate through it, as gradgradcheck's does)."""
     with no_grad():
@@ -96,12 +105,13 @@ def _perturbable_copy(x):
     return work.requires_grad_()
 
 
-def _central_difference(func, inputs, index, work, step, eps, positions):
+def _central_difference(func: Callable[..., Any], inputs: Sequence[Any], index: int, work: _Tensor, step: _Step,
+                        eps: float, positions: Sequence[int]) -> List[_Tensor]:
     """(f(x + d) - f(x - d)) / (2 eps), flattened, for the tensor outputs of func at `positions`, where x is
     inputs[index] and step(sign) writes x + sign * d into `work` (x itself, exactly, for sign 0)."""
     args = tuple(work if i == index else a for i, a in enumerate(inputs))
 
-    def outputs(sign):
+    def outputs(sign: int) -> List[_Tensor]:
         with no_grad():
             step(sign)
         # Copies: an output may alias `work`, which the next step writes.
@@ -113,7 +123,7 @@ def _central_difference(func, inputs, index, work, step, eps, positions):
     return [((after[k] - before[k]) / (2 * eps)).reshape(-1) for k in positions]
 
 
-def _stack(vectors, dim, length, dtype, device):
+def _stack(vectors: Sequence[_Tensor], dim: int, length: int, dtype: _C.dtype, device: _C.device) -> _Tensor:
     """The 1-d `vectors` (each of `length`) stacked along `dim` of a 2-d tensor, also when there are none."""
     if vectors:
         return _C.stack(tuple(vectors), dim=dim)
@@ -121,18 +131,19 @@ def _stack(vectors, dim, length, dtype, device):
     return _C.zeros(shape, dtype=dtype, device=device)
 
 
-def _numerical_jacobians(func, inputs, tensor_outputs, positions, eps):
+def _numerical_jacobians(func: Callable[..., Any], inputs: Sequence[Any], tensor_outputs: Sequence[_Tensor],
+                         positions: Sequence[int], eps: float) -> List[List[_Tensor]]:
     """For each input that requires grad, the Jacobian of each of `tensor_outputs` (those of func(*inputs)) at
     `positions`: a (numel of the input, numel of the output) tensor whose row k is the derivative along
     element k."""
-    jacobians = []
+    jacobians: List[List[_Tensor]] = []
     for index in _diff_input_indices(inputs):
         work = _perturbable_copy(inputs[index])
-        rows = [[] for _ in positions]
+        rows: List[List[_Tensor]] = [[] for _ in positions]
         for idx in itertools.product(*(range(n) for n in work.shape)):
             orig = work[idx].item()
 
-            def step(sign, idx=idx, orig=orig):
+            def step(sign: int, idx: Tuple[int, ...] = idx, orig: Any = orig) -> None:
                 work[idx] = orig if sign == 0 else orig + sign * eps
 
             for row, column in zip(rows, _central_difference(func, inputs, index, work, step, eps, positions)):
@@ -142,7 +153,8 @@ def _numerical_jacobians(func, inputs, tensor_outputs, positions, eps):
     return jacobians
 
 
-def _check_no_differentiable_outputs(func, inputs, tensor_outputs, eps):
+def _check_no_differentiable_outputs(func: Callable[..., Any], inputs: Sequence[Any],
+                                     tensor_outputs: Sequence[_Tensor], eps: float) -> None:
     # With no output that requires grad, every numerical derivative must be zero.
     positions = [k for k, o in enumerate(tensor_outputs) if o.dtype.is_floating_point]
     for per_output in _numerical_jacobians(func, inputs, tensor_outputs, positions, eps):
@@ -153,13 +165,14 @@ def _check_no_differentiable_outputs(func, inputs, tensor_outputs, eps):
 
 # --- analytical derivatives --------------------------------------------------------------------------------
 
-def _vjps(output, diff_inputs, grad_output):
+def _vjps(output: _Tensor, diff_inputs: Sequence[_Tensor], grad_output: _Tensor) -> List[Optional[_Tensor]]:
     """The gradients of the inputs for `grad_output`, copied (the next grad_output reuses its memory)."""
     grads = _grad(output, diff_inputs, grad_output, retain_graph=True, allow_unused=True)
     return [None if g is None else g.detach().clone() for g in grads]
 
 
-def _check_vjps(rows_by_input, diff_inputs, check_grad_dtypes):
+def _check_vjps(rows_by_input: Sequence[Sequence[Optional[_Tensor]]], diff_inputs: Sequence[_Tensor],
+                check_grad_dtypes: bool) -> None:
     sizes_ok = types_ok = True
     for rows, inp in zip(rows_by_input, diff_inputs):
         for g in rows:
@@ -173,7 +186,7 @@ def _check_vjps(rows_by_input, diff_inputs, check_grad_dtypes):
         raise GradcheckError("Analytical gradient has incorrect size")
 
 
-def _check_reentrant(first, second, nondet_tol):
+def _check_reentrant(first: Sequence[_Tensor], second: Sequence[_Tensor], nondet_tol: float) -> None:
     for a, b in zip(first, second):
         if a.numel() != 0 and (a - b).abs().max().item() > nondet_tol:
             raise GradcheckError("Backward is not reentrant, i.e., running backward with same input and grad_output "
@@ -182,16 +195,17 @@ def _check_reentrant(first, second, nondet_tol):
                                  + FAILED_NONDET_MSG)
 
 
-def _analytical_jacobians(inputs, output, nondet_tol, check_grad_dtypes):
+def _analytical_jacobians(inputs: Sequence[Any], output: _Tensor, nondet_tol: float,
+                          check_grad_dtypes: bool) -> List[_Tensor]:
     """For each input that requires grad, the Jacobian of `output` as backward gives it: a (numel of the input,
     numel of the output) tensor whose column j is the gradient of output element j; run twice, to see that
     backward gives the same each time."""
     diff_inputs = [inputs[i] for i in _diff_input_indices(inputs)]
 
-    def jacobians():
-        seed = _C.zeros_like(output)
+    def jacobians() -> List[_Tensor]:
+        seed = _C.zeros(tuple(output.shape), dtype=output.dtype, device=output.device)  # contiguous, as view needs
         flat = seed.view(-1)
-        columns = [[] for _ in diff_inputs]
+        columns: List[List[Optional[_Tensor]]] = [[] for _ in diff_inputs]
         for j in range(output.numel()):
             flat.zero_()
             flat[j] = 1
@@ -207,7 +221,9 @@ def _analytical_jacobians(inputs, output, nondet_tol, check_grad_dtypes):
     return first
 
 
-def _slow_gradcheck(func, inputs, tensor_outputs, positions, eps, rtol, atol, check_grad_dtypes, nondet_tol):
+def _slow_gradcheck(func: Callable[..., Any], inputs: Sequence[Any], tensor_outputs: Sequence[_Tensor],
+                    positions: Sequence[int], eps: float, rtol: float, atol: float, check_grad_dtypes: bool,
+                    nondet_tol: float) -> None:
     numerical = _numerical_jacobians(func, inputs, tensor_outputs, positions, eps)  # [input][output]
     for i, o in enumerate(tensor_outputs[k] for k in positions):
         analytical = _analytical_jacobians(inputs, o, nondet_tol, check_grad_dtypes)
@@ -218,12 +234,14 @@ def _slow_gradcheck(func, inputs, tensor_outputs, positions, eps, rtol, atol, ch
 
 # --- fast mode: v^T J u for random u and v, as PyTorch's (https://github.com/pytorch/pytorch/issues/53876) ---
 
-def _unit_vector(rng, like):
+def _unit_vector(rng: random.Random, like: _Tensor) -> _Tensor:
     values = _C.tensor([rng.random() for _ in range(like.numel())], dtype=_C.float64)
     return (values / values.norm()).to(like.device, like.dtype)
 
 
-def _fast_gradcheck(func, inputs, tensor_outputs, positions, eps, rtol, atol, check_grad_dtypes, nondet_tol):
+def _fast_gradcheck(func: Callable[..., Any], inputs: Sequence[Any], tensor_outputs: Sequence[_Tensor],
+                    positions: Sequence[int], eps: float, rtol: float, atol: float, check_grad_dtypes: bool,
+                    nondet_tol: float) -> None:
     outputs = [tensor_outputs[k] for k in positions]
     rng = random.Random(0)  # its own generator: the caller's random state stays as it was
     diff_indices = _diff_input_indices(inputs)
@@ -231,14 +249,14 @@ def _fast_gradcheck(func, inputs, tensor_outputs, positions, eps, rtol, atol, ch
     all_u = [_unit_vector(rng, inp) for inp in diff_inputs]
     all_v = [_unit_vector(rng, o) for o in outputs]
 
-    numerical = []  # [input][output]: v^T (J u), J u by central differences along u
+    numerical: List[List[_Tensor]] = []  # [input][output]: v^T (J u), J u by central differences along u
     for index, u in zip(diff_indices, all_u):
         work = _perturbable_copy(inputs[index])
         with no_grad():
             orig = work.clone()
             delta = u.reshape(work.shape) * eps
 
-        def step(sign, work=work, orig=orig, delta=delta):
+        def step(sign: int, work: _Tensor = work, orig: _Tensor = orig, delta: _Tensor = delta) -> None:
             work.copy_(orig if sign == 0 else orig + sign * delta)
 
         jvps = _central_difference(func, inputs, index, work, step, eps, positions)
@@ -260,7 +278,9 @@ def _fast_gradcheck(func, inputs, tensor_outputs, positions, eps, rtol, atol, ch
                                                         atol))
 
 
-def _slow_mode_error(func, inputs, tensor_outputs, positions, input_idx, output_idx, eps, rtol, atol):
+def _slow_mode_error(func: Callable[..., Any], inputs: Sequence[Any], tensor_outputs: Sequence[_Tensor],
+                     positions: Sequence[int], input_idx: int, output_idx: int, eps: float, rtol: float,
+                     atol: float) -> str:
     """What fast mode adds to its error: the two Jacobians of the failing pair, computed in full."""
     numerical = _numerical_jacobians(func, inputs, tensor_outputs, positions, eps)[input_idx][output_idx]
     analytical = _analytical_jacobians(inputs, tensor_outputs[positions[output_idx]], float("inf"), False)[input_idx]
@@ -278,7 +298,7 @@ def _slow_mode_error(func, inputs, tensor_outputs, positions, input_idx, output_
 
 # --- what backward must also get right ---------------------------------------------------------------------
 
-def _test_backward_mul_by_grad_output(outputs, inputs):
+def _test_backward_mul_by_grad_output(outputs: Sequence[_Tensor], inputs: Sequence[Any]) -> None:
     diff_inputs = [inputs[i] for i in _diff_input_indices(inputs)]
     grads = _grad(outputs, diff_inputs, [_C.zeros_like(o) for o in outputs], allow_unused=True)
     for gi, di in zip(grads, diff_inputs):
@@ -296,23 +316,23 @@ class _UndefinedGrad(Function):
     """The identity, whose backward gives no gradient (None) on: what PyTorch's UndefinedGrad is."""
 
     @staticmethod
-    def forward(ctx, x):
+    def forward(ctx: Any, x: _Tensor) -> _Tensor:
         return x.clone()
 
     @staticmethod
-    def backward(ctx, grad_output):
+    def backward(ctx: Any, grad_output: _Tensor) -> None:
         return None
 
 
-def _test_undefined_backward_mode(func, outputs, inputs):
+def _test_undefined_backward_mode(func: Callable[..., Any], outputs: Sequence[_Tensor], inputs: Sequence[Any]) -> None:
     diff_inputs = [inputs[i] for i in _diff_input_indices(inputs)]
 
-    def warn_bc_breaking():
+    def warn_bc_breaking() -> None:
         warnings.warn("Backwards compatibility: New undefined gradient support checking feature is enabled by "
                       "default, but it may break existing callers of this function. If this is true for you, you "
                       'can call this function with "check_undefined_grad=False" to disable the feature')
 
-    def check_undefined_grad_support(output_to_check):
+    def check_undefined_grad_support(output_to_check: Sequence[_Tensor]) -> None:
         grads_output = [_C.zeros_like(o) for o in output_to_check]
         try:
             grads_input = _grad(output_to_check, diff_inputs, grads_output, allow_unused=True)
@@ -338,8 +358,10 @@ def _test_undefined_backward_mode(func, outputs, inputs):
 
 # --- the checks ----------------------------------------------------------------------------------------------
 
-def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True, nondet_tol=0.0,
-              check_undefined_grad=True, check_grad_dtypes=False, check_batched_grad=False, fast_mode=False):
+def gradcheck(func: Callable[..., Any], inputs: _Inputs, *, eps: float = 1e-6, atol: float = 1e-5,
+              rtol: float = 1e-3, raise_exception: bool = True, nondet_tol: float = 0.0,
+              check_undefined_grad: bool = True, check_grad_dtypes: bool = False, check_batched_grad: bool = False,
+              fast_mode: bool = False) -> bool:
     """Checks the gradients of `func` at `inputs` (a tensor or a tuple of arguments) with respect to the
     inputs that require grad against small finite differences, as torch.autograd.gradcheck.
 
@@ -361,7 +383,8 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
         return False
 
 
-def _gradcheck(func, inputs, eps, atol, rtol, nondet_tol, check_undefined_grad, check_grad_dtypes, fast_mode):
+def _gradcheck(func: Callable[..., Any], inputs: Tuple[Any, ...], eps: float, atol: float, rtol: float,
+               nondet_tol: float, check_undefined_grad: bool, check_grad_dtypes: bool, fast_mode: bool) -> bool:
     _check_inputs(inputs)
     tensor_outputs = _tensor_outputs(func(*inputs))
     positions = [k for k, o in enumerate(tensor_outputs) if o.requires_grad]
@@ -377,7 +400,7 @@ def _gradcheck(func, inputs, eps, atol, rtol, nondet_tol, check_undefined_grad, 
     return True
 
 
-def _random_grad_output(rng, like, noncontiguous):
+def _random_grad_output(rng: random.Random, like: _Tensor, noncontiguous: bool) -> _Tensor:
     """Uniform in [-1, 1), of the shape, dtype and device of output `like`, requiring grad."""
     values = _C.tensor([rng.uniform(-1, 1) for _ in range(like.numel())], dtype=like.dtype, device=like.device)
     values = values.view(like.shape)
@@ -392,9 +415,10 @@ def _random_grad_output(rng, like, noncontiguous):
     return values.requires_grad_()
 
 
-def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=1e-3,
-                  gen_non_contig_grad_outputs=False, raise_exception=True, nondet_tol=0.0, check_undefined_grad=True,
-                  check_grad_dtypes=False, check_batched_grad=False, fast_mode=False):
+def gradgradcheck(func: Callable[..., Any], inputs: _Inputs, grad_outputs: Optional[_Inputs] = None, *,
+                  eps: float = 1e-6, atol: float = 1e-5, rtol: float = 1e-3, gen_non_contig_grad_outputs: bool = False,
+                  raise_exception: bool = True, nondet_tol: float = 0.0, check_undefined_grad: bool = True,
+                  check_grad_dtypes: bool = False, check_batched_grad: bool = False, fast_mode: bool = False) -> bool:
     """Checks the second derivatives of `func` at `inputs`, as torch.autograd.gradcheck.gradgradcheck: gradcheck
     of the function from (inputs, grad_outputs) to the gradients of the inputs, computed with create_graph.
 
@@ -409,19 +433,14 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=
     else:
         grad_outputs = _as_tuple(grad_outputs)
     num_inputs = len(inputs)
+    diff_indices = _diff_input_indices(inputs)
 
-    # gradcheck hands new_func copies of the arguments it perturbs; they must require grad as the originals do.
-    diff_input_args_indices = set(_diff_input_indices(inputs))
-    diff_grad_output_indices = {i for i, g in enumerate(grad_outputs) if g.requires_grad}
-
-    def new_func(*args):
-        input_args = tuple(x.requires_grad_() if i in diff_input_args_indices else x
-                           for i, x in enumerate(args[:num_inputs]))
+    def new_func(*args: Any) -> Tuple[_Tensor, ...]:
+        # gradcheck hands in copies of what it perturbs, which require grad as the originals do.
+        input_args, grad_outs = args[:num_inputs], args[num_inputs:]
         outputs = _differentiable_outputs(func(*input_args))
-        grad_outs = tuple(x.requires_grad_() if i in diff_grad_output_indices else x
-                          for i, x in enumerate(args[num_inputs:]))
-        diff_input_args = tuple(x for i, x in enumerate(input_args) if i in diff_input_args_indices)
-        grad_inputs = _grad(outputs, diff_input_args, grad_outs, create_graph=True, allow_unused=True)
+        grad_inputs = _grad(outputs, tuple(input_args[i] for i in diff_indices), grad_outs, create_graph=True,
+                            allow_unused=True)
         return tuple(g for g in grad_inputs if g is not None)
 
     return gradcheck(new_func, inputs + grad_outputs, eps=eps, atol=atol, rtol=rtol, raise_exception=raise_exception,

@@ -172,6 +172,36 @@ def test_outputs_no_gradient_reached_get_zeros_or_none():
     assert ours[1] is None and theirs[1] is None
 
 
+def test_backward_runs_when_no_gradient_reached_any_output():
+    def program(lib):
+        seen = []
+
+        class Stop(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                return x.clone()
+
+            @staticmethod
+            def backward(ctx, grad_output):
+                return None
+
+        class Probe(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                return x * 2
+
+            @staticmethod
+            def backward(ctx, grad_output):
+                seen.append(array(grad_output).tolist())
+                return grad_output * 2
+
+        x = leaf(lib, [1.0, 2.0])
+        Stop.apply(Probe.apply(x)).sum().backward()
+        return seen, array(x.grad).tolist()
+
+    assert both(program) == (([[0.0, 0.0]], [0.0, 0.0]),) * 2
+
+
 def test_mark_non_differentiable():
     def program(lib):
         seen = []
@@ -299,6 +329,31 @@ def test_an_input_returned_as_is_comes_back_as_a_view():
 
     ours, theirs = both(program)
     assert ours == theirs == ((False, True, True, True, "IdentityBackward"), [3.0, 3.0], False)
+
+
+def test_an_input_returned_as_is_and_marked_non_differentiable_comes_back_detached():
+    def program(lib):
+        seen = []
+
+        class Pass(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                ctx.mark_non_differentiable(x)
+                return x, x * 2
+
+            @staticmethod
+            def backward(ctx, g_same, g_double):
+                seen.append(array(g_same).tolist())
+                return g_double * 2
+
+        x = leaf(lib, [1.0, 2.0])
+        same, double = Pass.apply(x)
+        flags = (same is x, same._base is None, same.requires_grad, same.grad_fn is None, double.requires_grad)
+        double.sum().backward()
+        return flags, seen, array(x.grad).tolist(), x.is_leaf
+
+    ours, theirs = both(program)
+    assert ours == theirs == ((False, True, False, True, True), [[0.0, 0.0]], [2.0, 2.0], True)
 
 
 def test_saved_tensors_written_in_place_refuse_backward():
@@ -445,6 +500,7 @@ def test_once_differentiable():
     assert both(program) == (([2.0, 6.0], [2.0, 6.0], True, [False, False]),) * 2
 
 
+@pytest.mark.filterwarnings("ignore:.*should not be instantiated:DeprecationWarning")
 def test_forward_and_backward_must_be_given():
     def program(lib):
         class Nothing(lib.autograd.Function):

@@ -52,7 +52,7 @@ struct InputHook {
 class Node : public std::enable_shared_from_this<Node> {
  public:
   Node();
-  virtual ~Node() = default;
+  virtual ~Node();  // Note [Releasing long graphs]
   Node(const Node&) = delete;
   Node& operator=(const Node&) = delete;
 

@@ -84,8 +84,9 @@ void set_grad(const Tensor& t, const Tensor& grad);
 
 // Makes `node` the grad_fn of a result of the op it records, as its input `input_nr`.
 void set_history(const Tensor& result, const std::shared_ptr<Node>& node, uint32_t input_nr);
-// Makes `node` the grad_fn of `self`, which an op wrote in place, taking care of views (Note [Leaves and views]).
-void rebase_history(const Tensor& self, const std::shared_ptr<Node>& node);
+// Makes `node` the grad_fn of `self`, which an op wrote in place, as its input `input_nr`, taking care of views
+// (Note [Leaves and views]).
+void rebase_history(const Tensor& self, const std::shared_ptr<Node>& node, uint32_t input_nr = 0);
 // RuntimeError when writing into `self` in place in grad mode is not allowed (a leaf that requires grad).
 void check_inplace(const Tensor& self);
 // RuntimeError from an out= form whose arguments require grad (PyTorch's refusal).
