@@ -17,8 +17,7 @@ Tensor AccumulateGrad::run_hooks(Tensor grad) const {
   if (!meta) return grad;
   const auto hooks = meta->leaf_hooks;  // a hook may remove itself
   for (const auto& hook : hooks) {
-    Tensor replaced = hook->fn(grad);
-    if (replaced.defined()) grad = std::move(replaced);
+    grad = run_hook(hook->fn, std::move(grad));
   }
   return grad;
 }

@@ -177,8 +177,7 @@ class GraphTask {
     for (const auto& hook : hooks) {
       Tensor& g = inputs[hook->input_nr];
       if (!g.defined()) continue;
-      Tensor replaced = hook->fn(g);
-      if (replaced.defined()) g = std::move(replaced);
+      g = run_hook(hook->fn, std::move(g));
     }
   }
 

@@ -55,6 +55,17 @@ uint32_t Node::add_input_metadata(const Tensor& t) {
   return uint32_t(input_metadata_.size() - 1);
 }
 
+Tensor run_hook(const GradHook& hook, Tensor grad) {
+  Tensor replaced = hook(grad);
+  if (!replaced.defined()) return grad;
+  WICK_CHECK(replaced.sizes() == grad.sizes(), "hook has changed the size of value: expected ",
+             shape_str(grad.sizes()), ", got ", shape_str(replaced.sizes()));
+  WICK_CHECK(replaced.dtype() == grad.dtype() && replaced.device() == grad.device(),
+             "hook has changed the type of value: expected ", dtype_name(grad.dtype()), " on ", grad.device().str(),
+             ", got ", dtype_name(replaced.dtype()), " on ", replaced.device().str());
+  return replaced;
+}
+
 std::shared_ptr<InputHook> Node::add_input_hook(uint32_t input_nr, GradHook fn) {
   auto hook = std::make_shared<InputHook>(InputHook{input_nr, std::move(fn)});
   input_hooks_.push_back(hook);

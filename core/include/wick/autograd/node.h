@@ -43,6 +43,10 @@ struct Edge {
 // A function of a gradient that a hook runs on it: an undefined result keeps the gradient.
 using GradHook = std::function<Tensor(const Tensor&)>;
 
+// The gradient after `hook`: the one it returns, which must keep the gradient's shape, dtype and device,
+// or `grad` itself when it returns none.
+Tensor run_hook(const GradHook& hook, Tensor grad);
+
 // A hook on one input of a node (register_hook of the tensor that input belongs to).
 struct InputHook {
   uint32_t input_nr;
