@@ -15,6 +15,7 @@
 #include "wick/cpu/level.h"
 #include "wick/cpu/parallel.h"
 #include "wick/dispatch.h"
+#include "wick/ops/add.h"
 #include "wick/ops/arange.h"
 #include "wick/ops/copy_.h"
 #include "wick/ops/empty.h"
@@ -26,6 +27,8 @@
 #include "wick/ops/linspace.h"
 #include "wick/ops/logspace.h"
 #include "wick/ops/manual_seed.h"
+#include "wick/ops/mul.h"
+#include "wick/ops/normal_.h"
 #include "wick/ops/ones.h"
 #include "wick/ops/ones_like.h"
 #include "wick/ops/rand.h"
@@ -35,6 +38,7 @@
 #include "wick/ops/randn_like.h"
 #include "wick/ops/randperm.h"
 #include "wick/ops/to.h"
+#include "wick/ops/uniform_.h"
 #include "wick/ops/zero_.h"
 #include "wick/ops/zeros.h"
 #include "wick/ops/zeros_like.h"
@@ -320,6 +324,30 @@ Tensor rand(IntArrayRef size, std::optional<DType> dtype, std::optional<Device> 
 
 Tensor randn(IntArrayRef size, std::optional<DType> dtype, std::optional<Device> device) {
   return random(size, dtype, device, fill_normal);
+}
+
+namespace {
+
+// uniform_ and normal_: values drawn as rand() and randn() draw them, then scaled, moved and written into self.
+const Tensor& redraw(const char* op, const Tensor& self, void (*fill)(Tensor&), double scale, double shift) {
+  WICK_CHECK_TYPE(is_floating(self.dtype()), op, "(): expected a floating-point tensor, got ",
+                  dtype_name(self.dtype()));
+  Tensor values = empty(self.sizes(), self.dtype(), kCPU);
+  fill(values);
+  add_(mul_(values, scale), shift);
+  return copy_(self, values);
+}
+
+}  // namespace
+
+const Tensor& uniform_(const Tensor& self, double low, double high) {
+  WICK_CHECK(low <= high, "uniform_ expects to return a [from, to) range, but found from=", low, " > to=", high);
+  return redraw("uniform_", self, fill_uniform, high - low, low);
+}
+
+const Tensor& normal_(const Tensor& self, double mean, double std) {
+  WICK_CHECK(std >= 0.0, "normal expects std >= 0.0, but found std ", std);
+  return redraw("normal_", self, fill_normal, std, mean);
 }
 
 void manual_seed(int64_t seed) {
