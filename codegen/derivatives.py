@@ -108,6 +108,8 @@ HELPERS: Dict[str, Helper] = {
     "softmax_backward": Helper("ttt", Returns.tensor),  # (grad, result, dim)
     "log_softmax_backward": Helper("ttt", Returns.tensor),  # (grad, result, dim)
     "gelu_tanh_backward": Helper("tt", Returns.tensor),  # (grad, self)
+    "linear_backward_input": Helper("tt", Returns.tensor),  # (grad, weight)
+    "linear_backward_weight": Helper("tt", Returns.tensor),  # (grad, input)
 }
 # What a formula may read of a tensor as an attribute.
 ATTRIBUTES: FrozenSet[str] = frozenset({"shape", "dtype", "device", "ndim"})

@@ -474,15 +474,15 @@ TensorList::TensorList(PyObject* seq, int index) {
 
 bool worth_releasing(std::initializer_list<const Tensor*> tensors, std::initializer_list<const TensorList*> lists) {
   int64_t work = 0;
+  bool enough = false, records = autograd::any_requires_grad(tensors);
   for (const TensorList* list : lists) {
     for (const Tensor& t : TensorListRef(*list)) {
-      if (count_work(work, t)) return true;
+      enough = count_work(work, t) || enough;
+      records = records || autograd::requires_grad(t);
     }
   }
-  for (const Tensor* t : tensors) {
-    if (count_work(work, *t)) return true;
-  }
-  return false;
+  for (const Tensor* t : tensors) enough = count_work(work, *t) || enough;
+  return enough && !(records && autograd::is_grad_enabled());
 }
 
 Device ParsedArgs::device(int i) const { return to_device(args_[i]); }

@@ -81,7 +81,8 @@ class TensorList {
   std::vector<Tensor> replaced_;
 };
 
-// As worth_releasing() (errors.h), counting the tensors of Tensor[] arguments too.
+// As worth_releasing() (errors.h), counting the tensors of Tensor[] arguments too, and keeping the GIL
+// for a call autograd records.
 bool worth_releasing(std::initializer_list<const Tensor*> tensors, std::initializer_list<const TensorList*> lists);
 
 // Note [Small ints]: an exact int of one digit (under 2**30 in size) is read in

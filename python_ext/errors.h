@@ -19,6 +19,8 @@
 #include <atomic>
 #include <type_traits>
 
+#include "wick/autograd/grad_mode.h"
+#include "wick/autograd/variable.h"
 #include "wick/error.h"
 #include "wick/tensor.h"
 
@@ -88,13 +90,14 @@ inline bool count_work(int64_t& work, const Tensor& t) {
   return work >= kGilReleaseNumel;
 }
 
-// Whether a call on these tensors has enough work to be worth releasing the GIL.
+// Whether a call on these tensors has enough work to be worth releasing the GIL. A call that
+// autograd records keeps it: the aliases it would hand core (Note [Tensors read without the
+// GIL]) carry no history, so its result would not record.
 inline bool worth_releasing(std::initializer_list<const Tensor*> tensors) {
   int64_t work = 0;
-  for (const Tensor* t : tensors) {
-    if (count_work(work, *t)) return true;
-  }
-  return false;
+  bool enough = false;
+  for (const Tensor* t : tensors) enough = count_work(work, *t) || enough;
+  return enough && !(autograd::any_requires_grad(tensors) && autograd::is_grad_enabled());
 }
 
 }  // namespace python

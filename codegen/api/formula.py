@@ -207,6 +207,9 @@ class Translator:
                 return Cpp(f"std::pow({self.as_number(a)}, {self.as_number(b)})", Kind.number)
             return Cpp(f"({self.as_number(a)} {_NUMBER_OPS[op]} {self.as_number(b)})", Kind.number)
         fn = _BINARY[op]
+        if op is ast.Mult and Kind.scalar in (a.kind, b.kind):  # a Scalar parameter: often 1, then no product
+            t, s = (a, b) if a.kind == Kind.tensor else (b, a)
+            return Cpp(f"scaled({t.text}, {s.text})", Kind.tensor)
         if a.kind == Kind.tensor:
             return Cpp(f"ops::{fn}({a.text}, {self.operand(b)})", Kind.tensor)
         # number op tensor

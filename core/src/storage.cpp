@@ -32,12 +32,19 @@ constexpr size_t kHugeBytes = size_t(4) << 20;
 // ~~~~~~~~~~~~~~~~~~
 // malloc hands a buffer of 4 MiB or more straight to mmap and its free back to
 // munmap, so `z = x + y` in a loop maps, faults in and zeroes a fresh result every
-// time, a cost of the order of the add itself. Freed huge buffers are kept
-// instead, up to kCachedBytes in all, and a request for the same rounded size takes
-// one back (most recently freed first, while it is still in cache). The oldest go
-// back to the system when the cap would be passed, and all of them before an
+// time, a cost of the order of the add itself. Buffers of 64 KiB and up fare little
+// better: above malloc's (moving) mmap threshold they go the same way, and below it
+// freeing them at the top of the heap trims it, so a training step that frees and
+// makes again its activations and gradients faults their pages in each time, which
+// costs more than the arithmetic on them. Freed buffers of kCachedMinBytes or more
+// are kept instead, up to kCachedBytes and kCachedBlocks in all, and a request for
+// the same rounded size takes one back (most recently freed first). The oldest go
+// back to the system when a cap would be passed, and all of them before an
 // allocation is reported as failed. Memory from here is uninitialised either way.
+constexpr size_t kCachedMinBytes = size_t(64) << 10;
+constexpr size_t kPage = 4096;
 constexpr size_t kCachedBytes = size_t(256) << 20;
+constexpr size_t kCachedBlocks = 512;  // bounds the search of take()
 
 class BlockCache {
  public:
@@ -57,7 +64,7 @@ class BlockCache {
   void give(void* data, size_t bytes) {
     if (bytes > kCachedBytes) return std::free(data);
     std::lock_guard<std::mutex> lock(mutex_);
-    while (cached_ + bytes > kCachedBytes) pop_oldest();
+    while (cached_ + bytes > kCachedBytes || blocks_.size() >= kCachedBlocks) pop_oldest();
     blocks_.push_back({data, bytes});
     cached_ += bytes;
   }
@@ -93,18 +100,18 @@ BlockCache& block_cache() {
 size_t round_up(size_t n, size_t to) { return (n + to - 1) / to * to; }
 
 void free_cpu(void* data, void* /*ctx*/) { std::free(data); }
-// A huge buffer's ctx is its rounded size, the key it is cached under.
-void free_huge(void* data, void* ctx) { block_cache().give(data, reinterpret_cast<uintptr_t>(ctx)); }
+// A cached buffer's ctx is its rounded size, the key it is cached under.
+void free_cached(void* data, void* ctx) { block_cache().give(data, reinterpret_cast<uintptr_t>(ctx)); }
 void free_cuda(void* data, void* /*ctx*/) { cuda_runtime::release(data); }
 
-void* allocate_huge(size_t rounded) {
+void* allocate_cached(size_t rounded, size_t alignment) {
   if (void* data = block_cache().take(rounded)) return data;
-  void* data = std::aligned_alloc(kHugePage, rounded);
+  void* data = std::aligned_alloc(alignment, rounded);
   if (!data) {
     block_cache().clear();
-    data = std::aligned_alloc(kHugePage, rounded);
+    data = std::aligned_alloc(alignment, rounded);
   }
-  if (data) madvise(data, rounded, MADV_HUGEPAGE);  // advice: failure is harmless
+  if (data && alignment == kHugePage) madvise(data, rounded, MADV_HUGEPAGE);  // advice: failure is harmless
   return data;
 }
 
@@ -116,18 +123,20 @@ Storage allocate_storage(size_t nbytes, Device device) {
     return Storage::make(cuda_runtime::allocate(nbytes, device.index), nbytes, device, &free_cuda, nullptr);
   }
   // Small buffers come from plain malloc (16-byte aligned, several times cheaper
-  // than an aligned allocation); large ones start on a cache line.
+  // than an aligned allocation); larger ones start on a cache line, huge ones on a
+  // huge page, and from 64 KiB up they are cached (Note [Block cache]).
   const size_t alignment = nbytes >= kHugeBytes ? kHugePage : kAlignment;
-  const size_t rounded = round_up(nbytes, alignment);
-  const bool huge = alignment == kHugePage && rounded >= nbytes;
+  const size_t rounded = round_up(nbytes, nbytes >= kHugeBytes ? kHugePage : nbytes >= kCachedMinBytes ? kPage
+                                                                                                      : kAlignment);
+  const bool cached = nbytes >= kCachedMinBytes && rounded >= nbytes;
   void* data = nbytes <= kSmallBytes ? std::malloc(nbytes)
-               : huge                ? allocate_huge(rounded)
+               : cached              ? allocate_cached(rounded, alignment)
                : rounded >= nbytes   ? std::aligned_alloc(alignment, rounded)
                                      : nullptr;
   if (!data) {
     throw OutOfMemoryError(detail::str_cat("CPU: failed to allocate ", nbytes, " bytes"));
   }
-  if (huge) return Storage::make(data, nbytes, device, &free_huge, reinterpret_cast<void*>(uintptr_t(rounded)));
+  if (cached) return Storage::make(data, nbytes, device, &free_cached, reinterpret_cast<void*>(uintptr_t(rounded)));
   return Storage::make(data, nbytes, device, &free_cpu, nullptr);
 }
 

@@ -18,6 +18,7 @@ from wick.autograd import (enable_grad, inference_mode, is_grad_enabled, is_infe
                            set_grad_enabled)
 from wick._legacy import *  # noqa: F401,F403  (FloatTensor, LongTensor, ...)
 from wick import autograd, backends, cuda  # noqa: F401
+from wick import nn, optim  # noqa: F401
 from wick import return_types  # noqa: F401
 
 # Every declared function (declarations/*.yaml with `variants: [function]`).

@@ -187,9 +187,10 @@ def test_mypy_accepts_the_golden_stubs(run_codegen, tmp_path: Path) -> None:
     package = tmp_path / "site" / "wick"
     package.mkdir(parents=True)
     hand_written = REPO / "python_ext" / "wick"
-    # The stubs, and the subpackages wick.backends and wick.autograd, whose sources carry their types.
-    for source in [*hand_written.glob("*.pyi"), *hand_written.glob("backends/*.py"),
-                   *hand_written.glob("autograd/*.py")]:
+    # The stubs, and the subpackage wick.backends, whose sources carry their types. wick.autograd, wick.nn and
+    # wick.optim call ops the golden declarations lack: they are skipped here, and checked against the real
+    # stubs by tests/python/binding/test_stubs.py.
+    for source in [*hand_written.glob("*.pyi"), *hand_written.glob("backends/*.py")]:
         (package / source.relative_to(hand_written)).parent.mkdir(exist_ok=True)
         shutil.copyfile(source, package / source.relative_to(hand_written))
     shutil.copyfile(REPO / "python_ext" / "wick" / "py.typed", package / "py.typed")
@@ -205,7 +206,9 @@ def test_mypy_accepts_the_golden_stubs(run_codegen, tmp_path: Path) -> None:
                        "i: wick.Tensor = s.indices + s[1] + indices\n",
                        encoding="utf-8")
     config = tmp_path / "mypy.ini"
-    config.write_text("[mypy]\nstrict = True\n", encoding="utf-8")
+    config.write_text("[mypy]\nstrict = True\n"
+                      "[mypy-wick.autograd,wick.autograd.*,wick.nn,wick.nn.*,wick.optim,wick.optim.*]\n"
+                      "follow_imports = skip\nignore_missing_imports = True\n", encoding="utf-8")
     proc = subprocess.run(
         [sys.executable, "-m", "mypy", "--no-incremental", "--cache-dir", os.devnull, "--config-file", str(config),
          str(program)],

@@ -745,6 +745,11 @@ def copy_(self, src):
     return np.broadcast_to(src, self.shape).astype(self.dtype)
 
 
+def linear(input, weight, bias=None):
+    out = np.matmul(input.astype(np.float64), weight.astype(np.float64).T)  # .T of a 1-d weight is itself
+    return (out if bias is None else out + bias).astype(input.dtype)
+
+
 # --- activations ---------------------------------------------------------------------------------------
 
 def _shifted(self, dim, dtype):

@@ -210,6 +210,7 @@ TensorList run_backward(const TensorList& outputs, const TensorList& grad_output
                         bool create_graph, const TensorList& inputs, bool allow_unused, bool accumulate) {
   WICK_CHECK_VALUE(outputs.size() == grad_outputs.size(), "got ", grad_outputs.size(), " gradients for ",
                    outputs.size(), " tensors");
+  GradModeGuard mode(create_graph);
   std::vector<Edge> roots;
   TensorList grads;
   for (size_t i = 0; i < outputs.size(); ++i) {
@@ -223,6 +224,7 @@ TensorList run_backward(const TensorList& outputs, const TensorList& grad_output
     } else {
       WICK_CHECK(g.sizes() == out.sizes(), "Mismatch in shape: grad_output[", i, "] has a shape of ",
                  shape_str(g.sizes()), " and output[", i, "] has a shape of ", shape_str(out.sizes()), ".");
+      if (g.dtype() != out.dtype() || g.device() != out.device()) g = ops::to(g, out.device(), out.dtype());
     }
     roots.push_back(std::move(edge));
     grads.push_back(std::move(g));
@@ -235,10 +237,7 @@ TensorList run_backward(const TensorList& outputs, const TensorList& grad_output
     targets.emplace_back(edge.function.get(), edge.input_nr);
   }
   if (!targets.empty()) task.capture(targets);
-  {
-    GradModeGuard mode(create_graph);
-    task.run(roots, std::move(grads));
-  }
+  task.run(roots, std::move(grads));
   TensorList result = std::move(task.captured());
   for (size_t i = 0; i < result.size(); ++i) {
     WICK_CHECK(allow_unused || result[i].defined() || accumulate,

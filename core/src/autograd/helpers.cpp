@@ -534,6 +534,16 @@ Tensor gelu_tanh_backward(const Tensor& grad, const Tensor& self) {
   return ops::mul(grad, ops::add(left, right));
 }
 
+Tensor linear_backward_input(const Tensor& grad, const Tensor& weight) {
+  return weight.dim() == 1 ? ops::mul(ops::unsqueeze(grad, -1), weight) : ops::matmul(grad, weight);
+}
+
+Tensor linear_backward_weight(const Tensor& grad, const Tensor& input) {
+  const Tensor rows = ops::reshape(input, {-1, input.size(-1)});
+  if (grad.dim() < input.dim()) return ops::mv(ops::t(rows), ops::reshape(grad, {-1}));  // a 1-d weight
+  return ops::mm(ops::t(ops::reshape(grad, {-1, grad.size(-1)})), rows);
+}
+
 }  // namespace helpers
 }  // namespace autograd
 }  // namespace wick

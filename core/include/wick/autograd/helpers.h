@@ -113,6 +113,10 @@ Tensor sort_backward(const Tensor& grad, const TensorMeta& self, int64_t dim, co
 // softmax: result * (grad - sum(grad * result, dim)); log_softmax: grad - exp(result) * sum(grad, dim).
 Tensor softmax_backward(const Tensor& grad, const Tensor& result, int64_t dim);
 Tensor log_softmax_backward(const Tensor& grad, const Tensor& result, int64_t dim);
+// linear()'s input and weight: for a weight (out, in), grad (..., out) times weight, and grad times input
+// (..., in) summed over the leading dims, as (out, in); for a 1-d weight (in), the result had no out dim.
+Tensor linear_backward_input(const Tensor& grad, const Tensor& weight);
+Tensor linear_backward_weight(const Tensor& grad, const Tensor& input);
 // The derivative of gelu's tanh approximation, times grad.
 Tensor gelu_tanh_backward(const Tensor& grad, const Tensor& self);
 

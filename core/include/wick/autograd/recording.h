@@ -10,6 +10,7 @@
 #include "wick/array_ref.h"
 #include "wick/autograd/grad_mode.h"
 #include "wick/autograd/node.h"
+#include "wick/autograd/ops.h"
 #include "wick/autograd/saved_variable.h"
 #include "wick/autograd/tensor_meta.h"
 #include "wick/autograd/variable.h"
@@ -40,6 +41,11 @@ inline std::optional<std::string> owned(std::optional<std::string_view> s) {
 }
 inline std::vector<std::optional<Tensor>> owned(ArrayRef<std::optional<Tensor>> list) {
   return std::vector<std::optional<Tensor>>(list.begin(), list.end());
+}
+
+// t * s, or t itself when s is 1 (the alpha and beta of addmm, most often).
+inline Tensor scaled(const Tensor& t, const Scalar& s) {
+  return !s.is_bool() && s.to_double() == 1.0 ? t : ops::mul(t, s);
 }
 
 inline std::vector<TensorMeta> metas(TensorListRef tensors) {

@@ -19,7 +19,13 @@ struct TensorMeta {
   Device device;
 
   TensorMeta() = default;
-  explicit TensorMeta(const Tensor& t) : sizes(t.sizes().vec()), dtype(t.dtype()), device(t.device()) {}
+  // An undefined tensor (an absent Tensor? argument) gives the meta of nothing, which no formula reads.
+  explicit TensorMeta(const Tensor& t) {
+    if (!t.defined()) return;
+    sizes = t.sizes().vec();
+    dtype = t.dtype();
+    device = t.device();
+  }
 
   int64_t dim() const { return int64_t(sizes.size()); }
   int64_t numel() const;

@@ -153,7 +153,7 @@ TensorList AddBackward0::apply(TensorList&& grads) {
   const Tensor grad = materialized(grads, 0);
   TensorList out(num_outputs());
   if (should_compute_output(0)) out[0] = grad;
-  if (should_compute_output(1)) out[1] = ops::mul(grad, alpha_);
+  if (should_compute_output(1)) out[1] = scaled(grad, alpha_);
   return out;
 }
 

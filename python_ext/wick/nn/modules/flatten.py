@@ -1,0 +1,19 @@
+"""wick.nn.modules.flatten: Flatten, which merges a range of dims into one."""
+from wick.nn.modules.module import Module
+
+__all__ = ["Flatten"]
+
+
+class Flatten(Module):
+    """Flatten(start_dim=1, end_dim=-1): input.flatten(start_dim, end_dim), keeping the batch dim."""
+
+    def __init__(self, start_dim=1, end_dim=-1):
+        super().__init__()
+        self.start_dim = start_dim
+        self.end_dim = end_dim
+
+    def forward(self, input):
+        return input.flatten(self.start_dim, self.end_dim)
+
+    def extra_repr(self):
+        return f"start_dim={self.start_dim}, end_dim={self.end_dim}"
