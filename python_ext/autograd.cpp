@@ -21,6 +21,7 @@
 #include "wick/autograd/engine.h"
 #include "wick/autograd/grad_mode.h"
 #include "wick/autograd/variable.h"
+#include "wick/ops/detach.h"
 #include "wrap.h"
 
 namespace wick {
@@ -371,6 +372,26 @@ PyObject* get_version(PyObject* self, void*) {
 
 PyObject* get_retains_grad(PyObject* self, void*) {
   return PyBool_FromLong(autograd::retains_grad(unpack_tensor(self)));
+}
+
+PyObject* get_data(PyObject* self, void*) {
+  return guarded(nullptr, [&] { return wrap(detach(unpack_tensor(self))); });
+}
+
+int set_data(PyObject* self, PyObject* value, void*) {
+  return guarded(nullptr, [&]() -> int {
+    if (!value || !is_tensor(value)) {
+      PyErr_SetString(PyExc_TypeError, "Variable data has to be a tensor");
+      return -1;
+    }
+    const Tensor& t = unpack_tensor(self);
+    const Tensor& data = unpack_tensor(value);
+    WICK_CHECK_TYPE(data.dtype() == t.dtype() && data.device() == t.device(), "data set to a tensor of ",
+                    dtype_name(data.dtype()), " on ", data.device().str(), " that requires ", dtype_name(t.dtype()),
+                    " on ", t.device().str());
+    t.impl()->set_geometry(data.storage(), data.sizes().vec(), data.strides().vec(), data.storage_offset());
+    return 0;
+  });
 }
 
 PyObject* get_output_nr(PyObject* self, void*) {

@@ -17,6 +17,8 @@ PyObject* get_is_leaf(PyObject* self, void*);
 PyObject* get_version(PyObject* self, void*);
 PyObject* get_retains_grad(PyObject* self, void*);
 PyObject* get_output_nr(PyObject* self, void*);
+PyObject* get_data(PyObject* self, void*);
+int set_data(PyObject* self, PyObject* value, void*);
 
 // wick._C.Node, the type of grad_fn objects.
 bool init_node_type(PyObject* module);

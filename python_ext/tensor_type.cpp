@@ -163,6 +163,9 @@ PyGetSetDef tensor_getset[] = {
     {"_version", get_version, nullptr, "How many times the tensor's memory was written in place.", nullptr},
     {"retains_grad", get_retains_grad, nullptr, "Whether this non-leaf keeps its gradient in .grad.", nullptr},
     {"output_nr", get_output_nr, nullptr, "Which result of its grad_fn's op this tensor is.", nullptr},
+    {"data", get_data, set_data,
+     "The tensor without its history (as detach()); assigning a tensor of the same dtype and device makes this "
+     "tensor use its memory.", nullptr},
     {nullptr, nullptr, nullptr, nullptr, nullptr},
 };
 

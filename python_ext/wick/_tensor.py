@@ -39,6 +39,10 @@ class Tensor(_C.TensorBase):
     def __contains__(self, element):
         return _C.sum(_C.eq(self, element)).item() > 0
 
+    def is_floating_point(self):
+        """is_floating_point() -> bool: whether the dtype is a floating-point one."""
+        return self.dtype.is_floating_point
+
     @property
     def T(self):
         return self.permute(tuple(range(self.dim() - 1, -1, -1)))

@@ -373,3 +373,16 @@ def test_graphs_do_not_keep_tensors_alive():
     del y
     gc.collect()
     assert ref() is None
+
+
+def test_data_is_the_tensor_without_history():
+    def program(lib):
+        w = leaf(lib, [1.0, 2.0])
+        d = w.data
+        d.mul_(3)  # a write autograd does not see, as an optimizer's
+        w.data = lib.tensor([5.0, 6.0], dtype=lib.float64)
+        (w * w).sum().backward()
+        return d.requires_grad, w.requires_grad, w.grad, w.is_floating_point(), lib.ones(1).long().is_floating_point()
+    same(program)
+    with pytest.raises(TypeError):
+        wick.ones(2).data = wick.ones(2, dtype=wick.int64)

@@ -75,6 +75,7 @@ class TensorBase:
     def _base(self) -> Optional[Tensor]: ...
     requires_grad: _bool
     grad: Optional[Tensor]
+    data: Tensor
     @property
     def grad_fn(self) -> Optional[Node]: ...
     @property
