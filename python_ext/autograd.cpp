@@ -276,6 +276,7 @@ class PythonFunctionNode : public Node {
     return out;
   }
   std::string name() const override { return name_; }
+  void* python_object() const override { return backward_.get(); }
   // The callable's _release() drops what its ctx saved, which may hold this node (through an output's grad_fn).
   void release_variables() override {
     Gil gil;

@@ -14,6 +14,7 @@
 #include "interop.h"
 #include "operators.h"
 #include "tensor_new.h"
+#include "wick/autograd/variable.h"
 #include "wrap.h"
 
 namespace wick {
@@ -115,8 +116,17 @@ void tensor_dealloc(PyObject* self) {
 
 // See Note [Views hold their base's Python object]; subtype_traverse and
 // subtype_clear deal with the __dict__ and slots of Python subclasses.
+// A tensor that alone owns its TensorImpl, whose grad_fn it alone owns, also holds what that node
+// holds in Python: a Function's backward, whose ctx may keep the tensor (save_for_backward of an output),
+// a cycle through C++ that the collector could not see otherwise.
 int tensor_traverse(PyObject* self, visitproc visit, void* arg) {
-  Py_VISIT(reinterpret_cast<PyTensor*>(self)->base_ref);
+  PyTensor* tensor = reinterpret_cast<PyTensor*>(self);
+  Py_VISIT(tensor->base_ref);
+  const Tensor& t = tensor->cdata;
+  const autograd::AutogradMeta* meta = t.defined() && t.impl()->use_count() == 1 ? autograd::meta_of(t) : nullptr;
+  if (meta && meta->grad_fn && meta->grad_fn.use_count() == 1) {
+    Py_VISIT(static_cast<PyObject*>(meta->grad_fn->python_object()));
+  }
   return 0;
 }
 

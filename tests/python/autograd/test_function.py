@@ -527,3 +527,27 @@ def test_exports():
     assert wick.autograd.Function is wick.autograd.function.Function
     assert wick.autograd.FunctionCtx is FunctionCtx
     assert {"Function", "FunctionCtx", "gradcheck", "gradgradcheck"} <= set(wick.autograd.__all__)
+
+
+def test_a_function_that_saves_its_output_is_collected_without_backward():
+    import gc
+    import weakref
+
+    class Exp(wick.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            result = x.exp()
+            ctx.save_for_backward(result)
+            return result
+
+        @staticmethod
+        def backward(ctx, grad):
+            result, = ctx.saved_tensors
+            return grad * result
+
+    x = wick.ones(3, requires_grad=True)
+    y = Exp.apply(x)
+    ref = weakref.ref(y)
+    del y
+    gc.collect()
+    assert ref() is None

@@ -67,6 +67,9 @@ class Node : public std::enable_shared_from_this<Node> {
   virtual std::string name() const = 0;
   // Drops what the node saved for backward, once the engine went through it without retain_graph.
   virtual void release_variables() {}
+  // The Python object a node made by the binding holds (a Function's backward), which the garbage
+  // collector must see through a tensor that owns the node; null for every node of core.
+  virtual void* python_object() const { return nullptr; }
 
   const std::vector<Edge>& next_edges() const { return next_edges_; }
   void set_next_edges(std::vector<Edge> edges) { next_edges_ = std::move(edges); }
