@@ -19,14 +19,14 @@ def test_manual_builds_without_warnings(tmp_path):
                          capture_output=True, text=True)
     assert run.returncode == 0, run.stdout + run.stderr
     html = tmp_path / "html"
-    for page in ("index", "install", "quickstart", "adding_an_op", "cpp_api", "reference/index"):
+    for page in ("index", "install", "quickstart", "autograd", "adding_an_op", "cpp_api", "reference/index"):
         assert (html / f"{page}.html").is_file(), page
     # The reference has an entry, with an anchor, for each binding: wick.add and wick.Tensor.add_.
     page = (html / "reference" / "pointwise.html").read_text(encoding="utf-8")
     assert 'id="wick.add"' in page and 'id="wick.Tensor.add_"' in page
 
 
-@pytest.mark.parametrize("page", ["index.rst", "quickstart.rst"])
+@pytest.mark.parametrize("page", ["index.rst", "quickstart.rst", "autograd.rst"])
 def test_page_prints_what_it_shows(page):
     """The `>>>` sessions of the pages that tour the API run as doctests, each page in one namespace."""
     result = doctest.testfile(str(ROOT / "docs" / page), module_relative=False, globs={"wick": wick},
