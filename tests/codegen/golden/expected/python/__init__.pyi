@@ -3,8 +3,6 @@
 from wick import autograd as autograd
 from wick import backends as backends
 from wick import cuda as cuda
-from wick import nn as nn
-from wick import optim as optim
 from wick import return_types as return_types
 from wick._C import (
     __version__ as __version__,
