@@ -5,6 +5,7 @@ import pytest
 import torch
 
 import wick
+from functions import exp_function
 from wick.autograd.function import FunctionCtx, once_differentiable
 
 
@@ -19,21 +20,6 @@ def leaf(lib, values):
 
 def array(t):
     return None if t is None else t.detach().numpy()
-
-
-def exp_function(lib):
-    class Exp(lib.autograd.Function):
-        @staticmethod
-        def forward(ctx, x):
-            result = x.exp()
-            ctx.save_for_backward(result)
-            return result
-
-        @staticmethod
-        def backward(ctx, grad_output):
-            result, = ctx.saved_tensors
-            return grad_output * result
-    return Exp
 
 
 def scale_function(lib):
@@ -533,20 +519,8 @@ def test_a_function_that_saves_its_output_is_collected_without_backward():
     import gc
     import weakref
 
-    class Exp(wick.autograd.Function):
-        @staticmethod
-        def forward(ctx, x):
-            result = x.exp()
-            ctx.save_for_backward(result)
-            return result
-
-        @staticmethod
-        def backward(ctx, grad):
-            result, = ctx.saved_tensors
-            return grad * result
-
     x = wick.ones(3, requires_grad=True)
-    y = Exp.apply(x)
+    y = exp_function(wick).apply(x)
     ref = weakref.ref(y)
     del y
     gc.collect()

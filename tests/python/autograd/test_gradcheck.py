@@ -8,6 +8,7 @@ import torch
 from torch.autograd.gradcheck import GradcheckError as TorchGradcheckError
 
 import wick
+from functions import exp_function
 from wick.autograd.gradcheck import GradcheckError
 
 
@@ -22,23 +23,6 @@ def error_of(lib):
 
 def leaf(lib, values, dtype=None):
     return lib.tensor(values, dtype=dtype or lib.float64).requires_grad_()
-
-
-def exp_function(lib, factor=1.0):
-    """Exp, whose backward is off by `factor` unless it is 1; differentiable twice (its saved output keeps its
-    history)."""
-    class Exp(lib.autograd.Function):
-        @staticmethod
-        def forward(ctx, x):
-            result = x.exp()
-            ctx.save_for_backward(result)
-            return result
-
-        @staticmethod
-        def backward(ctx, grad_output):
-            result, = ctx.saved_tensors
-            return grad_output * result * factor
-    return Exp
 
 
 def test_a_correct_function_passes():
