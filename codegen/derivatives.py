@@ -85,6 +85,8 @@ HELPERS: Dict[str, Helper] = {
     "gather_backward": Helper("tmtt", Returns.tensor),  # (grad, self, dim, index)
     "index_backward": Helper("tmt", Returns.tensor),  # (grad, self, indices)
     "take_backward": Helper("tmt", Returns.tensor),  # (grad, self, index)
+    "im2col_backward": Helper("tmtttt", Returns.tensor),  # (grad, self, kernel_size, dilation, padding, stride)
+    "max_pool2d_backward": Helper("tmt", Returns.tensor),  # (grad, self, indices)
     "permute_backward": Helper("tt", Returns.tensor),  # (grad, dims)
     "unbind_backward": Helper("tmt", Returns.tensor),  # (grads, self, dim)
     "split_backward": Helper("tmt", Returns.tensor),  # (grads, self, dim)

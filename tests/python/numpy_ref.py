@@ -6,6 +6,7 @@ lenient than PyTorch (a dim out of range, a matrix product of 0-d tensors), it r
 that the generated test expects wick to raise too; where PyTorch is more lenient (the dims
 0 and -1 of a 0-d tensor), it follows PyTorch.
 """
+import builtins
 import contextlib
 import contextvars
 import math
@@ -770,3 +771,98 @@ def softmax(self, dim, dtype=None):
 def log_softmax(self, dim, dtype=None):
     shifted, out = _shifted(self, dim, dtype)
     return (shifted - np.log(np.sum(np.exp(shifted), axis=dim, keepdims=True))).astype(out)
+
+
+# --- sliding windows ---------------------------------------------------------------------------------
+
+def _pair(values, one_ok=False):
+    values = tuple(values)
+    if len(values) == 2 or (one_ok and len(values) == 1):
+        return values[0], values[-1]
+    raise ValueError(f"expected a pair, got {values}")
+
+
+def _window_counts(size, kernel, dilation, padding, stride, ceil_mode=False):
+    """How many windows fit down and across a plane of `size` (Note [Window geometry] in sliding_windows.cpp)."""
+    if builtins.min(kernel + dilation + stride) <= 0 or builtins.min(padding) < 0:
+        raise ValueError("bad window geometry")
+    counts = []
+    for n, k, d, p, s in zip(size, kernel, dilation, padding, stride):
+        span = n + 2 * p - d * (k - 1) - 1
+        count = (span + (s - 1 if ceil_mode else 0)) // s + 1 if span >= 0 else 0
+        if ceil_mode and count > 0 and (count - 1) * s >= n + p:  # the last window must start inside
+            count -= 1
+        counts.append(count)
+    if 0 in counts:
+        raise ValueError("no window fits")
+    return counts
+
+
+def _check_planes(self):
+    """PyTorch's check of an input of planes: 3-d, or 4-d, non-empty but for a batch of 0."""
+    if self.ndim not in (3, 4) or 0 in self.shape[-3:]:
+        raise ValueError(f"expected a non-empty 3D or 4D tensor, got {self.shape}")
+
+
+def _window_slice(k, d, s, count):
+    """The positions, in the padded plane, of kernel element k of each of `count` windows."""
+    return slice(k * d, k * d + s * (count - 1) + 1, s)
+
+
+def im2col(self, kernel_size, dilation, padding, stride):
+    _check_planes(self)
+    k, d, p, s = _pair(kernel_size), _pair(dilation), _pair(padding), _pair(stride)
+    oh, ow = _window_counts(self.shape[-2:], k, d, p, s)
+    padded = np.pad(self, [(0, 0)] * (self.ndim - 2) + [(p[0], p[0]), (p[1], p[1])])
+    windows = np.stack([padded[..., _window_slice(ky, d[0], s[0], oh), _window_slice(kx, d[1], s[1], ow)]
+                        for ky in range(k[0]) for kx in range(k[1])], axis=-3)  # (..., C, K, oh, ow)
+    return windows.reshape(*self.shape[:-3], self.shape[-3] * k[0] * k[1], oh * ow)
+
+
+def col2im(self, output_size, kernel_size, dilation, padding, stride):
+    if self.ndim not in (2, 3) or 0 in self.shape[-2:]:
+        raise ValueError(f"expected a non-empty 2D or 3D tensor, got {self.shape}")
+    size, k, d, p, s = _pair(output_size), _pair(kernel_size), _pair(dilation), _pair(padding), _pair(stride)
+    if builtins.min(size) <= 0:
+        raise ValueError("output_size must be positive")
+    oh, ow = _window_counts(size, k, d, p, s)
+    rows = self.shape[-2]
+    if rows % (k[0] * k[1]) or self.shape[-1] != oh * ow:
+        raise ValueError("the columns do not match the windows")
+    batch = self.shape[:-2]
+    cols = self.astype(np.float64).reshape(*batch, rows // (k[0] * k[1]), k[0], k[1], oh, ow)
+    out = np.zeros((*batch, rows // (k[0] * k[1]), size[0] + 2 * p[0], size[1] + 2 * p[1]))
+    for ky in range(k[0]):
+        for kx in range(k[1]):
+            out[..., _window_slice(ky, d[0], s[0], oh), _window_slice(kx, d[1], s[1], ow)] += cols[..., ky, kx, :, :]
+    return out[..., p[0]:p[0] + size[0], p[1]:p[1] + size[1]].astype(self.dtype)
+
+
+def max_pool2d_with_indices(self, kernel_size, stride, padding, dilation, ceil_mode=False):
+    _check_planes(self)
+    k = _pair(kernel_size, True)
+    s = _pair(stride, True) if len(stride) else k
+    p, d = _pair(padding, True), _pair(dilation, True)
+    oh, ow = _window_counts(self.shape[-2:], k, d, p, s, ceil_mode)
+    if 2 * p[0] > k[0] or 2 * p[1] > k[1]:
+        raise ValueError("padding above half the kernel")
+    height, width = self.shape[-2:]
+    planes = self.reshape(-1, height * width)
+    values = np.empty((planes.shape[0], oh, ow), self.dtype)
+    indices = np.empty((planes.shape[0], oh, ow), np.int64)
+    for oy in range(oh):
+        for ox in range(ow):
+            ys = [y for y in range(oy * s[0] - p[0], oy * s[0] - p[0] + d[0] * k[0], d[0]) if 0 <= y < height]
+            xs = [x for x in range(ox * s[1] - p[1], ox * s[1] - p[1] + d[1] * k[1], d[1]) if 0 <= x < width]
+            at = np.array([y * width + x for y in ys for x in xs], np.int64)
+            if at.size == 0:
+                raise ValueError("a window lies entirely in the padding")
+            window = planes[:, at]
+            pick = np.argmax(window, axis=1)  # the first largest, and the last NaN where there is one
+            if window.dtype.kind == "f":
+                nan = np.isnan(window)
+                pick = np.where(nan.any(1), at.size - 1 - np.argmax(nan[:, ::-1], axis=1), pick)
+            values[:, oy, ox] = window[np.arange(window.shape[0]), pick]
+            indices[:, oy, ox] = at[pick]
+    shape = (*self.shape[:-2], oh, ow)
+    return values.reshape(shape), indices.reshape(shape)

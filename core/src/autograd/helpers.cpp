@@ -371,6 +371,21 @@ Tensor take_backward(const Tensor& grad, const TensorMeta& self, const Tensor& i
   return put_at(grad, self.sizes, index, true);
 }
 
+Tensor im2col_backward(const Tensor& grad, const TensorMeta& self, IntArrayRef kernel_size, IntArrayRef dilation,
+                       IntArrayRef padding, IntArrayRef stride) {
+  const int64_t size[2] = {self.sizes.end()[-2], self.sizes.end()[-1]};
+  return ops::col2im(grad, size, kernel_size, dilation, padding, stride);
+}
+
+Tensor max_pool2d_backward(const Tensor& grad, const TensorMeta& self, const Tensor& indices) {
+  DimVector planes(self.sizes.begin(), self.sizes.end() - 1);
+  planes.back() *= self.sizes.back();  // the flattened H * W plane, where indices point
+  const int64_t last = int64_t(planes.size()) - 1;
+  const Tensor sums = ops::scatter_add(zeros_for(grad, planes), last, ops::flatten(indices, last),
+                                       ops::flatten(grad, last));
+  return ops::view(sums, self.sizes);
+}
+
 Tensor permute_backward(const Tensor& grad, IntArrayRef dims) {
   DimVector inverse;
   inverse.resize(dims.size());

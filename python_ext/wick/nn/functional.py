@@ -6,8 +6,8 @@ one exception is binary_cross_entropy (see _BinaryCrossEntropy). Where this buil
 (softmax, log_softmax, leaky_relu, elu, softplus, hardtanh, _gelu_tanh), the function calls it: one kernel and
 one node in the graph instead of several; the composition stays as the fallback (_op).
 
-Convolutions and pooling read the input's sliding windows with one index_select over its flattened planes, by an
-index built once per geometry (_windows); conv is then one matmul, for all groups at once.
+Convolutions and pooling read the input's sliding windows with wick's im2col (unfold), and fold is its col2im;
+conv is then one matmul, for all groups at once; max_pool2d is wick's max_pool2d_with_indices.
 """
 import functools
 import math
@@ -19,7 +19,7 @@ from wick.autograd import Function, is_grad_enabled, no_grad
 __all__ = ["relu", "gelu", "silu", "sigmoid", "tanh", "softmax", "log_softmax", "leaky_relu", "elu", "softplus",
            "hardtanh", "linear", "dropout", "cross_entropy", "nll_loss", "mse_loss", "l1_loss",
            "binary_cross_entropy", "binary_cross_entropy_with_logits", "layer_norm", "embedding", "one_hot", "pad",
-           "normalize", "conv1d", "conv2d", "max_pool2d", "avg_pool2d"]
+           "normalize", "conv1d", "conv2d", "unfold", "fold", "max_pool2d", "avg_pool2d"]
 
 
 def _op(name, composed):
@@ -577,45 +577,13 @@ def _constant_pad(input, pairs, value):
 
 # Convolution and pooling ---------------------------------------------------------------------------------------
 
-@functools.lru_cache(maxsize=256)
-def _windows(size, kernel, stride, before, dilation, out, device, fill):
-    """Where the sliding windows over a plane of `size` (H, W) read, as an index into the flattened plane: for each
-    kernel offset (kh * kw, row-major), then each output position (oh * ow), the element h * W + w. Where a window
-    falls outside the plane (padding, or ceil_mode's overhang), it reads element H * W, which the caller appends
-    (filled: the fill value); without a fill, its own first element inside the plane, which leaves its maximum,
-    and the first place of that maximum, as they were. Also whether the appended element is read."""
-    (height, width), (kh, kw), (oh, ow) = size, kernel, out
-
-    def offsets(k, o, s, b, d):  # (k, o): the coordinate each kernel offset reads, for each output position
-        return _C.arange(k, device=device).unsqueeze(1) * d + _C.arange(o, device=device) * s - b
-
-    def first_inside(o, s, b, d):  # for each output position, the first coordinate its window reads inside
-        return [start + max(0, -start + d - 1) // d * d for start in (i * s - b for i in range(o))]
-
-    rows = offsets(kh, oh, stride[0], before[0], dilation[0]).reshape([kh, 1, oh, 1])
-    cols = offsets(kw, ow, stride[1], before[1], dilation[1]).reshape([1, kw, 1, ow])
-    inside = (rows >= 0) & (rows < height) & (cols >= 0) & (cols < width)
-    if fill:
-        outside = _C.tensor(height * width, device=device)
-    else:
-        first_rows = _C.tensor(first_inside(oh, stride[0], before[0], dilation[0]), device=device)
-        first_cols = _C.tensor(first_inside(ow, stride[1], before[1], dilation[1]), device=device)
-        outside = first_rows.unsqueeze(1) * width + first_cols
-    index = _C.where(inside, rows * width + cols, outside)
-    return index.reshape(-1), bool(fill) and not inside.all().item()
-
-
-def _patches(x, kernel, stride, before, dilation, out, fill=None):
-    """The sliding windows of x (N, C, H, W): (N, C, kh * kw, oh * ow); outside the input, `fill`, or without
-    one, each window's first element inside (see _windows)."""
-    n, c, height, width = x.shape
-    flat = x.reshape([n, c, height * width])
-    if kernel == (1, 1) and stride == (1, 1) and before == (0, 0) and out == (height, width):
-        return flat.unsqueeze(2)  # the windows are the plane itself
-    index, filled = _windows((height, width), kernel, stride, before, dilation, out, x.device, fill is not None)
-    if filled:
-        flat = _C.cat([flat, _C.full([n, c, 1], fill, dtype=x.dtype, device=x.device)], 2)
-    return flat.index_select(2, index).reshape([n, c, kernel[0] * kernel[1], out[0] * out[1]])
+def _unfold(x, kernel, dilation, pads, stride):
+    """The sliding windows of x (N, C, H, W) as columns (N, C * kh * kw, L), by im2col; pads are (before, after)
+    per dim, and where after is the larger ('same' padding, ceil_mode's overhang) zeros are appended first."""
+    extra = [(2 + i, 0, after - before) for i, (before, after) in enumerate(pads) if after > before]
+    if extra:
+        x = _constant_pad(x, extra, 0)
+    return _C.im2col(x, list(kernel), list(dilation), [before for before, _ in pads], list(stride))
 
 
 def _ints(value, n, error):
@@ -691,12 +659,12 @@ def _conv(input, weight, bias, stride, padding, dilation, groups, dims):
     if dims == 1:  # a plane of height 1
         x, kernel, stride, dilation, out = x.unsqueeze(2), (1, *kernel), (1, *stride), (1, *dilation), (1, *out)
         pads = [(0, 0), *pads]
-    patches = _patches(x, kernel, stride, tuple(b for b, _ in pads), dilation, out, 0.0)
+    columns = _unfold(x, kernel, dilation, pads, stride)
     n, length = x.shape[0], out[0] * out[1]
     # (G, O/G, C/G * K) @ (N, G, C/G * K, L): each group's filters against its channels' windows, in one matmul.
     per_group = weight.shape[1] * kernel[0] * kernel[1]
     y = _C.matmul(weight.reshape([groups, out_channels // groups, per_group]),
-                  patches.reshape([n, groups, per_group, length]))
+                  columns.reshape([n, groups, per_group, length]))
     if bias is not None:
         y.add_(bias.reshape([groups, out_channels // groups, 1]))  # in place: no second output-sized buffer
     y = y.reshape([n, out_channels, *out[2 - dims:]])
@@ -719,6 +687,31 @@ def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     an int, a tuple, 'valid' or 'same'.
     """
     return _conv(input, weight, bias, stride, padding, dilation, groups, 2)
+
+
+def _window_pairs(name, kernel_size, dilation, padding, stride):
+    return [list(_ints(v, 2, f"{name}: {what} must be an int or a tuple of two ints"))
+            for v, what in ((kernel_size, "kernel_size"), (dilation, "dilation"), (padding, "padding"),
+                            (stride, "stride"))]
+
+
+def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
+    """unfold(input, kernel_size, dilation=1, padding=0, stride=1) -> Tensor
+
+    The sliding windows of input (N, C, H, W) or (C, H, W) as columns: (N, C * kh * kw, L), one column per window
+    (im2col).
+    """
+    return _C.im2col(input, *_window_pairs("unfold", kernel_size, dilation, padding, stride))
+
+
+def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
+    """fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1) -> Tensor
+
+    The columns of input (N, C * kh * kw, L) or (C * kh * kw, L) summed back into the windows of planes of
+    output_size that they came from (col2im): the inverse layout of unfold.
+    """
+    size = list(_ints(output_size, 2, "fold: output_size must be an int or a tuple of two ints"))
+    return _C.col2im(input, size, *_window_pairs("fold", kernel_size, dilation, padding, stride))
 
 
 def _pool_geometry(name, input, kernel_size, stride, padding, dilation, ceil_mode):
@@ -765,22 +758,11 @@ def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     The maximum of each window of input (N, C, H, W) or (C, H, W); with return_indices, also where it is, as an
     index into the input's flattened H * W plane.
     """
-    kernel, stride, padding, dilation, out = _pool_geometry("max_pool2d", input, kernel_size, stride, padding,
-                                                            dilation, ceil_mode)
-    x, batched = _batched(input, 2, "max_pool2d")
-    patches = _patches(x, kernel, stride, padding, dilation, out)
-    # The value at the argmax, not amax: the gradient goes to one element of a window with ties, as in PyTorch.
-    argmax = patches.argmax(2, keepdim=True)
-    shape = [*x.shape[:2], *out]
-    values = patches.gather(2, argmax).reshape(shape)
-    if not batched:
-        values = values.squeeze(0)
-    if not return_indices:
-        return values
-    # Where in the plane each window's argmax is: the windows' own index, at the argmax.
-    index, _ = _windows(tuple(x.shape[2:]), kernel, stride, padding, dilation, out, x.device, False)
-    indices = index.reshape([1, 1, *patches.shape[2:]]).expand(list(patches.shape)).gather(2, argmax).reshape(shape)
-    return values, indices if batched else indices.squeeze(0)
+    kernel, stride, padding, dilation, _ = _pool_geometry("max_pool2d", input, kernel_size, stride, padding,
+                                                          dilation, ceil_mode)
+    values, indices = _C.max_pool2d_with_indices(input, list(kernel), list(stride), list(padding), list(dilation),
+                                                 ceil_mode)
+    return (values, indices) if return_indices else values
 
 
 @functools.lru_cache(maxsize=256)
@@ -806,7 +788,12 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
     if divisor_override is not None and divisor_override == 0:
         raise RuntimeError("divisor must be not zero")
     x, batched = _batched(input, 2, "avg_pool2d")
-    sums = _patches(x, kernel, stride, padding, dilation, out, 0.0).sum([2]).reshape([*x.shape[:2], *out])
+    # After the input, what its last window reaches beyond (ceil_mode's overhang, which counts as zeros).
+    pads = [(p, max(p, (o - 1) * st + k - size - p)) for size, k, st, p, o in zip(x.shape[2:], kernel, stride,
+                                                                                 padding, out)]
+    n, c = x.shape[:2]
+    sums = _unfold(x, kernel, dilation, pads, stride).reshape([n, c, kernel[0] * kernel[1], -1]).sum([2])
+    sums = sums.reshape([n, c, *out])
     if divisor_override is not None:
         y = sums / divisor_override
     else:

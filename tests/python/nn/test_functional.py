@@ -620,6 +620,37 @@ def test_conv2d_refuses_a_weight_of_another_dtype():
         F.conv2d(x, w)
 
 
+WINDOWS = [{}, {"stride": 2}, {"padding": 1}, {"dilation": 2, "padding": (2, 0)},
+           {"stride": (2, 3), "padding": (1, 2), "dilation": (2, 1)}]
+
+
+@pytest.mark.parametrize("kwargs", WINDOWS, ids=str)
+@pytest.mark.parametrize("kernel", [2, (3, 2), 1])
+def test_unfold_and_fold(kwargs, kernel):
+    x = rand(2, 3, 7, 6)
+    compare(lambda lib, f, x: f.unfold(x, kernel, **kwargs), x)
+    compare_float32(lambda lib, f, x: f.unfold(x, kernel, **kwargs), x)
+    columns = TF.unfold(torch.tensor(x), kernel, **kwargs).numpy()
+    compare(lambda lib, f, c: f.fold(c, (7, 6), kernel, **kwargs), rand(*columns.shape, seed=1))
+    compare_float32(lambda lib, f, c: f.fold(c, (7, 6), kernel, **kwargs), rand(*columns.shape, seed=1))
+
+
+def test_unfold_and_fold_unbatched():
+    # PyTorch 1.13 takes only batches; later versions, and wick, also a single input.
+    x = wick.tensor(rand(3, 5, 6))
+    assert np.array_equal(F.unfold(x, 2, padding=1).numpy(), TF.unfold(torch.tensor(rand(1, 3, 5, 6)), 2,
+                                                                        padding=1)[0].numpy())
+    c = wick.tensor(rand(12, 20))
+    assert np.allclose(F.fold(c, (5, 6), 2).numpy(), TF.fold(torch.tensor(rand(1, 12, 20)), (5, 6), 2)[0].numpy())
+
+
+def test_unfold_and_fold_errors():
+    same_error(lambda lib, f, x: f.unfold(x, 8), rand(1, 2, 5, 5), match="must be at least one")
+    same_error(lambda lib, f, x: f.unfold(x, 2, stride=0), rand(1, 2, 5, 5), match="stride should be greater")
+    same_error(lambda lib, f, c: f.fold(c, (5, 6), 2), rand(1, 12, 19), match="sliding blocks")
+    same_error(lambda lib, f, c: f.fold(c, (5, 6), 2), rand(1, 13, 20), match="divisible by the product")
+
+
 POOLS = [
     {"kernel_size": 2}, {"kernel_size": 3, "stride": 1}, {"kernel_size": 3, "stride": 2, "padding": 1},
     {"kernel_size": (2, 3), "stride": (1, 2), "padding": (1, 0)}, {"kernel_size": 3, "stride": 2, "ceil_mode": True},

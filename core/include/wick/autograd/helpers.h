@@ -70,6 +70,11 @@ Tensor gather_backward(const Tensor& grad, const TensorMeta& self, int64_t dim, 
 // self[indices] (advanced indexing): the gradient put back, accumulating where indices repeat.
 Tensor index_backward(const Tensor& grad, const TensorMeta& self, ArrayRef<std::optional<Tensor>> indices);
 Tensor take_backward(const Tensor& grad, const TensorMeta& self, const Tensor& index);
+// im2col's gradient: the columns summed back into planes of self's size (col2im).
+Tensor im2col_backward(const Tensor& grad, const TensorMeta& self, IntArrayRef kernel_size, IntArrayRef dilation,
+                       IntArrayRef padding, IntArrayRef stride);
+// max_pool2d_with_indices's gradient: each window's gradient added at its maximum, `indices` into each plane.
+Tensor max_pool2d_backward(const Tensor& grad, const TensorMeta& self, const Tensor& indices);
 // The gradient permuted by the inverse of `dims`.
 Tensor permute_backward(const Tensor& grad, IntArrayRef dims);
 // The gradients of the parts joined (the node gives zeros for a part that got none): unbind stacks them,
