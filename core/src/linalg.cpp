@@ -205,6 +205,15 @@ void blas_product(int64_t n, int64_t k, int64_t m, const BlasOperand<T>& a, cons
   for (size_t i = 0; i < previous.size(); ++i) out[i] += beta * previous[i];
 }
 
+// Note [Many small products]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// OpenBLAS computes a product of at most kSmallProduct multiply-adds on the thread
+// that calls it, and a batch of them one after the other would use one core: so
+// the batch is split across wick's threads instead (a convolution's per-image
+// products). Larger products are threaded by OpenBLAS itself and stay in order;
+// so do the products of addbmm, which all accumulate into one matrix.
+constexpr int64_t kSmallProduct = 65536 * 4;  // OpenBLAS's SMP_THRESHOLD_MIN * GEMM_MULTITHREAD_THRESHOLD
+
 // Note [Batched products]
 // ~~~~~~~~~~~~~~~~~~~~~~~
 // Every product here is one call of gemm_batched:
@@ -244,10 +253,20 @@ void gemm_batched(const Tensor& out, Tensor a, Tensor b, IntArrayRef batch, cons
         using T = typename decltype(tag)::type;
         if constexpr (std::is_floating_point_v<T>) {
           const BlasOperand<T> left{a.data<T>(), ta, lda, a_inc}, right{b.data<T>(), tb, ldb, b_inc};
-          for (int64_t i = 0; i < count; ++i) {
-            const bool first = !reduce || i == 0;
-            blas_product(n, k, m, left.at(a_off[size_t(i)]), right.at(b_off[size_t(i)]), T(alpha.to_double()),
-                         first ? T(beta.to_double()) : T(1), out.data<T>() + (reduce ? 0 : i * n * m));
+          auto products = [&](int64_t begin, int64_t end) {
+            for (int64_t i = begin; i < end; ++i) {
+              const bool first = !reduce || i == 0;
+              blas_product(n, k, m, left.at(a_off[size_t(i)]), right.at(b_off[size_t(i)]), T(alpha.to_double()),
+                           first ? T(beta.to_double()) : T(1), out.data<T>() + (reduce ? 0 : i * n * m));
+            }
+          };
+          // Note [Many small products]
+          const int64_t work = n * k * m;  // each at most out's or an operand's element count, < 2**31
+          if (reduce || work > kSmallProduct) {
+            products(0, count);
+          } else {
+            detail::parallel_for(count, std::max<int64_t>(1, detail::kGrainSize / std::max<int64_t>(1, work)),
+                                 products);
           }
         }
       });

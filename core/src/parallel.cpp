@@ -100,7 +100,9 @@ void parallel_ranges(int64_t n, int64_t grain, void (*fn)(void*, int64_t, int64_
     return;
   }
   // Ranges start on multiples of 64 elements: no two threads write one cache line of a contiguous output.
-  const int64_t size = ((n + ranges - 1) / ranges + 63) / 64 * 64, count = (n + size - 1) / size;
+  // A grain under 64 counts items that each cost more than that (planes, matrices): they align on 1.
+  const int64_t align = std::min<int64_t>(64, grain);
+  const int64_t size = ((n + ranges - 1) / ranges + align - 1) / align * align, count = (n + size - 1) / size;
   std::atomic<int64_t> next{0};
   std::atomic<bool> helped{false};
   const int64_t start = now_ns(), start_cpu = cpu_ns();
