@@ -69,15 +69,21 @@ SerialScope::~SerialScope() { --serial_scopes; }
 // from a counter by whichever thread comes first, the caller included, and the
 // caller watches what its helpers bought: when none of them came in time to
 // claim a range, or the caller ran for less than 3/4 of the region's time
-// (it was set aside, or waited for a helper that was), the cores are busy
-// elsewhere, and regions run on the caller alone for a while (backing off from
-// 50 ms to 1.6 s while that lasts) before trying again. Which thread runs
-// which range never changes a result (Note [Parallel grain]), so neither does this.
+// (it was set aside, or waited for a helper that was), in kStrikes regions in a
+// row, the cores are busy elsewhere, and regions run on the caller alone for a
+// while (backing off from 50 ms to 1.6 s while that lasts) before trying again.
+// One such region alone says little: helpers sleep after a while without work,
+// and the first region after a pause, after every back-off included, can end
+// before a sleeping helper wakes; judged alone, it kept a training loop on one
+// thread for good. Which thread runs which range never changes a result (Note
+// [Parallel grain]), so neither does this.
 namespace {
 
 constexpr int64_t kMinBackoffNs = 50'000'000, kMaxBackoffNs = 1'600'000'000;
 std::atomic<int64_t> serial_until_ns{0};
 std::atomic<int64_t> backoff_ns{kMinBackoffNs};
+constexpr int kStrikes = 2;
+std::atomic<int> strikes{0};  // regions in a row that went unhelped
 
 int64_t clock_ns(clockid_t clock) {
   timespec t;
@@ -131,7 +137,9 @@ void parallel_ranges(int64_t n, int64_t grain, void (*fn)(void*, int64_t, int64_
   const int64_t end = now_ns();
   if (helped.load(std::memory_order_relaxed) && 4 * (cpu_ns() - start_cpu) >= 3 * (end - start)) {
     backoff_ns.store(kMinBackoffNs, std::memory_order_relaxed);
-  } else {  // See Note [Threads on a busy machine].
+    strikes.store(0, std::memory_order_relaxed);
+  } else if (strikes.fetch_add(1, std::memory_order_relaxed) + 1 >= kStrikes) {  // Note [Threads on a busy machine]
+    strikes.store(0, std::memory_order_relaxed);
     const int64_t backoff = backoff_ns.load(std::memory_order_relaxed);
     serial_until_ns.store(end + backoff, std::memory_order_relaxed);
     backoff_ns.store(std::min(2 * backoff, kMaxBackoffNs), std::memory_order_relaxed);
