@@ -3,7 +3,6 @@
 // max_pool2d_with_indices() takes each window's maximum and where it is.
 #include <algorithm>
 #include <cstdint>
-#include <cstring>
 #include <string>
 #include <tuple>
 #include <type_traits>
@@ -19,7 +18,6 @@
 #include "wick/ops/empty.h"
 #include "wick/ops/im2col.h"
 #include "wick/ops/max_pool2d_with_indices.h"
-#include "wick/ops/zeros.h"
 #include "wick/overflow.h"
 
 namespace wick {
@@ -38,12 +36,10 @@ struct Windows {
   int64_t size[2];  // of a plane: height, width
   int64_t kernel[2], dilation[2], padding[2], stride[2];
   int64_t out[2];  // windows down and across
-  int64_t windows;  // out[0] * out[1]
-  int64_t kernel_count;  // kernel[0] * kernel[1]
+  int64_t length;  // out[0] * out[1], the number of windows
+  int64_t kernel_numel;  // kernel[0] * kernel[1]
 
   int64_t plane() const { return size[0] * size[1]; }  // of an existing tensor: no overflow
-  int64_t length() const { return windows; }
-  int64_t kernel_numel() const { return kernel_count; }
 };
 
 std::string pair_str(const int64_t (&v)[2]) { return "(" + std::to_string(v[0]) + ", " + std::to_string(v[1]) + ")"; }
@@ -90,8 +86,8 @@ Windows make_windows(const int64_t (&size)[2], IntArrayRef kernel, IntArrayRef d
              ", kernel_size=", pair_str(w.kernel), ", dilation=", pair_str(w.dilation), ", padding=",
              pair_str(w.padding), ", stride=", pair_str(w.stride), ", the calculated shape of the array of sliding ",
              "blocks is ", pair_str(w.out), ", but its components must be at least one");
-  w.windows = or_overflow_error(mul_checked(w.out[0], w.out[1]));
-  w.kernel_count = or_overflow_error(mul_checked(w.kernel[0], w.kernel[1]));
+  w.length = or_overflow_error(mul_checked(w.out[0], w.out[1]));
+  w.kernel_numel = or_overflow_error(mul_checked(w.kernel[0], w.kernel[1]));
   return w;
 }
 
@@ -106,25 +102,25 @@ std::pair<int64_t, int64_t> inside(int64_t x0, int64_t stride, int64_t size, int
 // over every window; a window's element in the padding is 0 (all zero bits, in every dtype).
 template <typename T>
 void im2col_rows(const T* in, T* out, const Windows& w, int64_t begin, int64_t end) {
-  const int64_t kernel = w.kernel_numel();
+  const int64_t kernel = w.kernel_numel;
   for (int64_t r = begin; r < end; ++r) {
     const T* plane = in + r / kernel * w.plane();
     const int64_t ky = r % kernel / w.kernel[1], kx = r % w.kernel[1];
     const int64_t x0 = kx * w.dilation[1] - w.padding[1];
     const auto [lo, hi] = inside(x0, w.stride[1], w.size[1], w.out[1]);
-    T* dst = out + r * w.length();
+    T* dst = out + r * w.length;
     for (int64_t oy = 0; oy < w.out[0]; ++oy, dst += w.out[1]) {
       const int64_t y = oy * w.stride[0] - w.padding[0] + ky * w.dilation[0];
       if (y < 0 || y >= w.size[0]) {
         std::fill(dst, dst + w.out[1], T{});
         continue;
       }
-      const T* src = plane + y * w.size[1] + x0;
+      const int64_t row = y * w.size[1] + x0;  // where window 0 would read; window lo's is inside
       std::fill(dst, dst + lo, T{});
       if (w.stride[1] == 1) {
-        std::copy(src + lo, src + hi, dst + lo);
+        std::copy(plane + row + lo, plane + row + hi, dst + lo);
       } else {
-        for (int64_t ox = lo; ox < hi; ++ox) dst[ox] = src[ox * w.stride[1]];
+        for (int64_t ox = lo; ox < hi; ++ox) dst[ox] = plane[row + ox * w.stride[1]];
       }
       std::fill(dst + hi, dst + w.out[1], T{});
     }
@@ -138,20 +134,21 @@ void col2im_planes(const T* in, T* out, const Windows& w, int64_t begin, int64_t
   using Op = opmath_t<T>;
   constexpr bool in_place = std::is_same_v<T, Op>;
   std::vector<Op> buffer(in_place ? 0 : size_t(w.plane()));
-  const int64_t kernel = w.kernel_numel();
+  const int64_t kernel = w.kernel_numel;
   for (int64_t p = begin; p < end; ++p) {
-    Op* plane = in_place ? reinterpret_cast<Op*>(out + p * w.plane()) : buffer.data();
+    Op* plane = buffer.data();
+    if constexpr (in_place) plane = out + p * w.plane();
     std::fill(plane, plane + w.plane(), Op(0));
     for (int64_t k = 0; k < kernel; ++k) {
       const int64_t ky = k / w.kernel[1], kx = k % w.kernel[1];
       const int64_t x0 = kx * w.dilation[1] - w.padding[1];
       const auto [lo, hi] = inside(x0, w.stride[1], w.size[1], w.out[1]);
-      const T* src = in + (p * kernel + k) * w.length();
+      const T* src = in + (p * kernel + k) * w.length;
       for (int64_t oy = 0; oy < w.out[0]; ++oy, src += w.out[1]) {
         const int64_t y = oy * w.stride[0] - w.padding[0] + ky * w.dilation[0];
         if (y < 0 || y >= w.size[0]) continue;
-        Op* dst = plane + y * w.size[1] + x0;
-        for (int64_t ox = lo; ox < hi; ++ox) dst[ox * w.stride[1]] += Op(src[ox]);
+        const int64_t row = y * w.size[1] + x0;
+        for (int64_t ox = lo; ox < hi; ++ox) plane[row + ox * w.stride[1]] += Op(src[ox]);
       }
     }
     if constexpr (!in_place) std::copy(plane, plane + w.plane(), out + p * w.plane());
@@ -229,16 +226,16 @@ Tensor im2col(const Tensor& self, IntArrayRef kernel_size, IntArrayRef dilation,
   check_planes(self);
   const int64_t size[2] = {self.size(-2), self.size(-1)};
   const Windows w = make_windows(size, kernel_size, dilation, padding, stride, false);
-  const int64_t rows = or_overflow_error(mul_checked(self.size(-3), w.kernel_numel()));
-  const Tensor out = self.dim() == 4 ? empty({self.size(0), rows, w.length()}, self.dtype(), self.device())
-                                     : empty({rows, w.length()}, self.dtype(), self.device());
+  const int64_t rows = or_overflow_error(mul_checked(self.size(-3), w.kernel_numel));
+  const Tensor out = self.dim() == 4 ? empty({self.size(0), rows, w.length}, self.dtype(), self.device())
+                                     : empty({rows, w.length}, self.dtype(), self.device());
   if (out.numel() == 0) return out;
   const Tensor in = contiguous(self);
-  const int64_t all_rows = out.numel() / w.length();
+  const int64_t all_rows = out.numel() / w.length;
   // A copy: one instantiation per element size.
   auto run = [&](auto tag) {
     using U = typename decltype(tag)::type;
-    for_items(all_rows, w.length(), 1, [&](int64_t begin, int64_t end) {
+    for_items(all_rows, w.length, 1, [&](int64_t begin, int64_t end) {
       im2col_rows(in.data<U>(), out.data<U>(), w, begin, end);
     });
   };
@@ -265,14 +262,14 @@ Tensor col2im(const Tensor& self, IntArrayRef output_size, IntArrayRef kernel_si
   WICK_CHECK(size[0] > 0 && size[1] > 0, "output_size should be greater than zero, but got ",
              "output_size=", pair_str(size));
   const Windows w = make_windows(size, kernel_size, dilation, padding, stride, false);
-  const int64_t rows = self.size(-2), kernel = w.kernel_numel();
+  const int64_t rows = self.size(-2), kernel = w.kernel_numel;
   WICK_CHECK(rows % kernel == 0, "expected size of input's dimension ", self.dim() - 2,
              " to be divisible by the product of kernel_size, but got input.size(", self.dim() - 2, ")=", rows,
              ", kernel_size=", pair_str(w.kernel));
-  WICK_CHECK(self.size(-1) == w.length(), "given output_size=", pair_str(size), ", kernel_size=",
+  WICK_CHECK(self.size(-1) == w.length, "given output_size=", pair_str(size), ", kernel_size=",
              pair_str(w.kernel), ", dilation=", pair_str(w.dilation), ", padding=", pair_str(w.padding), ", stride=",
              pair_str(w.stride), ", expected size of input's dimension ", self.dim() - 1,
-             " to match the calculated number of sliding blocks ", w.out[0], " * ", w.out[1], " = ", w.length(),
+             " to match the calculated number of sliding blocks ", w.out[0], " * ", w.out[1], " = ", w.length,
              ", but got input.size(", self.dim() - 1, ")=", self.size(-1));
   const int64_t channels = rows / kernel;
   const Tensor out = batched ? empty({self.size(0), channels, size[0], size[1]}, self.dtype(), self.device())
@@ -282,7 +279,7 @@ Tensor col2im(const Tensor& self, IntArrayRef output_size, IntArrayRef kernel_si
   const int64_t planes = out.numel() / w.plane();
   dispatch_floating(self.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    for_items(planes, kernel, w.length(), [&](int64_t begin, int64_t end) {
+    for_items(planes, kernel, w.length, [&](int64_t begin, int64_t end) {
       col2im_planes(in.data<T>(), out.data<T>(), w, begin, end);
     });
   });
@@ -306,11 +303,11 @@ std::tuple<Tensor, Tensor> max_pool2d_with_indices(const Tensor& self, IntArrayR
   Tensor indices = empty(sizes, DType::Int64, self.device());
   if (values.numel() == 0) return {values, indices};
   const Tensor in = contiguous(self);
-  const int64_t planes = values.numel() / w.length();
+  const int64_t planes = values.numel() / w.length;
   dispatch(self.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (!std::is_same_v<T, bool>) {
-      for_items(planes, w.length(), w.kernel_numel(), [&](int64_t begin, int64_t end) {
+      for_items(planes, w.length, w.kernel_numel, [&](int64_t begin, int64_t end) {
         max_pool_planes(in.data<T>(), values.data<T>(), indices.data<int64_t>(), w, begin, end);
       });
     }
