@@ -1,5 +1,5 @@
 """wick.nn.functional: the functions of neural networks, as PyTorch's torch.nn.functional (1.13): activations,
-linear, dropout, losses, layer_norm, embedding, one_hot, pad, normalize, convolutions and pooling.
+linear, dropout, losses, layer_norm, batch_norm, embedding, one_hot, pad, normalize, convolutions and pooling.
 
 Each is composed of wick's differentiable ops, so autograd differentiates it with no backward of its own; the
 one exception is binary_cross_entropy (see _BinaryCrossEntropy). Where this build of wick has a dedicated op
@@ -7,7 +7,8 @@ one exception is binary_cross_entropy (see _BinaryCrossEntropy). Where this buil
 one node in the graph instead of several; the composition stays as the fallback (_op).
 
 Convolutions and pooling read the input's sliding windows with wick's im2col (unfold), and fold is its col2im;
-conv is then one matmul, for all groups at once; max_pool2d is wick's max_pool2d_with_indices.
+conv is then one matmul, for all groups at once; max_pool2d is wick's max_pool2d_with_indices. Adaptive average
+pooling is two matmuls (its windows' means, rows then columns); adaptive max pooling gathers each window.
 """
 import functools
 import math
@@ -18,8 +19,9 @@ from wick.autograd import Function, is_grad_enabled, no_grad
 
 __all__ = ["relu", "gelu", "silu", "sigmoid", "tanh", "softmax", "log_softmax", "leaky_relu", "elu", "softplus",
            "hardtanh", "linear", "dropout", "cross_entropy", "nll_loss", "mse_loss", "l1_loss",
-           "binary_cross_entropy", "binary_cross_entropy_with_logits", "layer_norm", "embedding", "one_hot", "pad",
-           "normalize", "conv1d", "conv2d", "unfold", "fold", "max_pool2d", "avg_pool2d"]
+           "binary_cross_entropy", "binary_cross_entropy_with_logits", "layer_norm", "batch_norm", "embedding",
+           "one_hot", "pad", "normalize", "conv1d", "conv2d", "unfold", "fold", "max_pool2d", "avg_pool2d",
+           "adaptive_avg_pool1d", "adaptive_avg_pool2d", "adaptive_max_pool2d"]
 
 
 def _op(name, composed):
@@ -434,12 +436,64 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     dims = list(range(-len(shape), 0))
     mean = input.mean(dims, keepdim=True)
     var = input.var(dims, correction=0, keepdim=True)
-    out = (input - mean) * (var + eps).rsqrt()
+    return _affine((input - mean) * (var + eps).rsqrt(), weight, bias)
+
+
+def _affine(out, weight, bias):
+    """out * weight + bias, either left out where None."""
     if weight is not None and bias is not None:
         return _C.addcmul(bias, out, weight)
     if weight is not None:
         return out * weight
     return out if bias is None else out + bias
+
+
+def _check_batch_norm(input, running_mean, running_var, weight, bias, training):
+    """PyTorch's checks of batch_norm's arguments: the running statistics are needed to evaluate, and each
+    tensor given has one element per channel."""
+    channels = input.shape[1]
+    for name, t, needed in (("running_mean", running_mean, not training), ("running_var", running_var, not training),
+                            ("weight", weight, False), ("bias", bias, False)):
+        if t is None:
+            if needed:
+                raise RuntimeError(f"{name} must be defined in evaluation mode")
+        elif t.numel() != channels:
+            raise RuntimeError(f"{name} should contain {channels} elements not {t.numel()}")
+
+
+def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1, eps=1e-5):
+    """batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1,
+    eps=1e-05) -> Tensor
+
+    input (N, C, ...) normalized per channel, over every dim but 1, then scaled by weight and shifted by bias.
+    When training, by the batch's mean and (biased) variance, and the running statistics given move towards them:
+    running = (1 - momentum) * running + momentum * batch's, with the unbiased variance; else by the running ones.
+    """
+    if training and math.prod(input.shape[:1] + input.shape[2:]) == 1:
+        raise ValueError(f"Expected more than 1 value per channel when training, got input size {input.shape}")
+    if input.numel() == 0:
+        # PyTorch's rule: an empty batch has no statistics, and updates none; a copy, for the gradient's chain.
+        return _affine(input.clone(), None if weight is None else weight[0], None if bias is None else bias[0])
+    _check_batch_norm(input, running_mean, running_var, weight, bias, training)
+    dims = [0, *range(2, input.dim())]
+    if training:
+        mean, var = input.mean(dims), input.var(dims, correction=0)
+        _update_running_stats(running_mean, running_var, mean, var, momentum, input.numel() // input.shape[1])
+    else:
+        mean, var = running_mean, running_var
+    shape = [1, -1] + [1] * (input.dim() - 2)  # a vector of the channels, along dim 1
+    out = (input - mean.reshape(shape)) * (var.reshape(shape) + eps).rsqrt()
+    return _affine(out, *(None if t is None else t.reshape(shape) for t in (weight, bias)))
+
+
+def _update_running_stats(running_mean, running_var, mean, var, momentum, count):
+    """batch_norm's update of the running statistics given, in place and out of the graph, from a batch of `count`
+    values per channel whose mean and biased variance are mean and var."""
+    with no_grad():
+        if running_mean is not None:
+            running_mean.mul_(1 - momentum).add_(mean, alpha=momentum)
+        if running_var is not None:
+            running_var.mul_(1 - momentum).add_(var, alpha=momentum * count / (count - 1))
 
 
 def normalize(input, p=2.0, dim=1, eps=1e-12):
@@ -800,3 +854,120 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
         y = sums / _avg_divisor(tuple(x.shape[2:]), kernel, stride, padding, out, count_include_pad, x.dtype,
                                 x.device)
     return y if batched else y.squeeze(0)
+
+
+def _adaptive_size(output_size, input):
+    """An adaptive pooling's output_size as a tuple: an int stands for each dim, and None keeps the input's size
+    there (PyTorch's _list_with_default)."""
+    if isinstance(output_size, int):
+        return output_size, output_size
+    if input.dim() <= len(output_size):
+        raise ValueError(f"Input dimension should be at least {len(output_size) + 1}")
+    return tuple(size if v is None else v for v, size in zip(output_size, input.shape[-len(output_size):]))
+
+
+def _check_adaptive_input(name, input, first, got):
+    """PyTorch's checks of an adaptive pooling's input: 3D or 4D, with no empty dim from `first` on (negative:
+    counted from the end). `got` is what the message puts after "but got" (the max's has a colon)."""
+    if input.dim() not in (3, 4):
+        raise RuntimeError(f"{name}(): Expected 3D or 4D tensor, but got{got} {_shape(input)}")
+    for dim in range(first % input.dim(), input.dim()):
+        if input.shape[dim] == 0:
+            raise RuntimeError(f"{name}(): Expected input to have non-zero size for non-batch dimensions, but input "
+                               f"has sizes {_shape(input)} with dimension {dim} being empty")
+
+
+def _adaptive_windows(size, out):
+    """The windows (start, end) of adaptive pooling along a dim of `size` into `out`, as PyTorch's:
+    [floor(i * size / out), ceil((i + 1) * size / out))."""
+    return [(i * size // out, -(-(i + 1) * size // out)) for i in range(out)]
+
+
+@functools.lru_cache(maxsize=256)
+def _adaptive_means(size, out, dtype, device):
+    """The matrix (out, size) whose row i takes the mean of window i of adaptive pooling along a dim of `size`."""
+    rows = [[1 / (end - start) if start <= j < end else 0.0 for j in range(size)]
+            for start, end in _adaptive_windows(size, out)]
+    return _C.tensor(rows, dtype=dtype, device=device).reshape([out, size])
+
+
+def adaptive_avg_pool2d(input, output_size):
+    """adaptive_avg_pool2d(input, output_size) -> Tensor
+
+    The mean of each window of input (N, C, H, W) or (C, H, W) that PyTorch's adaptive rule cuts to give planes of
+    output_size (an int, or a pair whose None elements keep the input's size).
+    """
+    size = _adaptive_size(output_size, input)
+    if len(size) != 2:
+        raise RuntimeError("adaptive_avg_pool2d: output_size must be 2")
+    if min(size) < 0:
+        raise RuntimeError("adaptive_avg_pool2d: elements of output_size must be greater than or equal to 0 but "
+                           f"received {{{size[0]}, {size[1]}}}")
+    _check_adaptive_input("adaptive_avg_pool2d", input, -2, "")
+    if not input.dtype.is_floating_point:
+        raise RuntimeError(f'"adaptive_avg_pool2d" not implemented for {input.dtype}')
+    height, width = input.shape[-2:]
+    # Each window's mean is a weighted sum: rows first, then columns.
+    rows = _adaptive_means(height, size[0], input.dtype, input.device)
+    columns = _adaptive_means(width, size[1], input.dtype, input.device)
+    return rows.matmul(input).matmul(columns.t())
+
+
+def adaptive_avg_pool1d(input, output_size):
+    """adaptive_avg_pool1d(input, output_size) -> Tensor
+
+    The mean of each window of input (N, C, L) or (C, L) that PyTorch's adaptive rule cuts to give output_size.
+    """
+    if input.dim() not in (2, 3):
+        raise RuntimeError(f"Expected 2 to 3 dimensions, but got {input.dim()}-dimensional tensor for argument #1 "
+                           "'self' (while checking arguments for adaptive_avg_pool1d)")
+    if not isinstance(output_size, int):
+        if len(output_size) != 1:
+            raise RuntimeError(f"adaptive_avg_pool1d() argument 'output_size' should contain one int (got "
+                               f"{len(output_size)})")
+        output_size = output_size[0]
+    # As PyTorch: the 2-d pooling of planes of height 1.
+    return adaptive_avg_pool2d(input.unsqueeze(-2), (1, output_size)).squeeze(-2)
+
+
+@functools.lru_cache(maxsize=256)
+def _adaptive_window_positions(height, width, out, device):
+    """(oh, ow, k): the positions in the flattened plane (height, width) of each window of adaptive pooling into
+    `out`, in PyTorch's scan order (row by row); a window shorter than the longest repeats its last row or column,
+    which changes neither the maximum nor where it first occurs."""
+    per_dim = []
+    for size, count in zip((height, width), out):
+        windows = _adaptive_windows(size, count)
+        longest = max((end - start for start, end in windows), default=1)
+        per_dim.append(_C.tensor([[min(start + k, end - 1) for k in range(longest)] for start, end in windows],
+                                 dtype=_C.int64, device=device).reshape([count, longest]))
+    rows, columns = per_dim
+    (oh, kh), (ow, kw) = rows.shape, columns.shape
+    positions = rows.reshape([oh, 1, kh, 1]) * width + columns.reshape([1, ow, 1, kw])
+    return positions.reshape([oh, ow, kh * kw])
+
+
+def adaptive_max_pool2d(input, output_size, return_indices=False):
+    """adaptive_max_pool2d(input, output_size, return_indices=False)
+
+    The maximum of each window of input (N, C, H, W) or (C, H, W) that PyTorch's adaptive rule cuts to give planes
+    of output_size (an int, or a pair whose None elements keep the input's size); with return_indices, also where
+    it is, as an index into the input's flattened H * W plane.
+    """
+    size = _adaptive_size(output_size, input)
+    _check_adaptive_input("adaptive_max_pool2d", input, 1, ":")
+    if len(size) != 2:
+        raise RuntimeError("adaptive_max_pool2d(): internal error: output_size.size() must be 2")
+    if min(size) < 0:
+        negative = next(v for v in size if v < 0)
+        raise RuntimeError(f"Trying to create tensor with negative dimension {negative}: "
+                           f"{[*input.shape[:-2], *size]}")
+    positions = _adaptive_window_positions(*input.shape[-2:], size, input.device)
+    plane = input.flatten(-2)
+    windows = plane.index_select(-1, positions.reshape(-1)).reshape([*plane.shape[:-1], *positions.shape])
+    # The first maximum of each window, picked by gather: its gradient goes to that element alone, as PyTorch's.
+    first = windows.argmax(-1, keepdim=True)
+    values = windows.gather(-1, first).squeeze(-1)
+    if not return_indices:
+        return values
+    return values, positions.expand(windows.shape).gather(-1, first).squeeze(-1)

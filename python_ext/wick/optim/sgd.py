@@ -1,6 +1,5 @@
 """wick.optim.sgd: SGD, stochastic gradient descent with momentum, dampening, weight decay and Nesterov, by
 PyTorch's update rules."""
-import wick
 from wick.optim.optimizer import Optimizer, check_nonnegative, required
 
 __all__ = ["SGD"]

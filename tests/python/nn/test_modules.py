@@ -144,7 +144,10 @@ def test_repr_matches_torch():
             nn.Flatten(), nn.Dropout(0.25), nn.GELU(approximate="tanh"), nn.SiLU(), nn.Sigmoid(), nn.ReLU(inplace=True),
             nn.Softmax(dim=1), nn.LogSoftmax(-1), nn.LeakyReLU(0.2), nn.ELU(0.5, inplace=True), nn.Softplus(2, 10),
             nn.Hardtanh(-2.0, 2.0), nn.Identity(), nn.LayerNorm((2, 3), elementwise_affine=False),
-            nn.Embedding(5, 2), nn.ModuleList(), nn.CrossEntropyLoss(), nn.MSELoss()))
+            nn.Embedding(5, 2), nn.ModuleList(), nn.CrossEntropyLoss(), nn.MSELoss(), nn.Unfold((2, 3), padding=1),
+            nn.Fold((4, 5), 2, dilation=2, stride=(1, 2)), nn.Unflatten(1, (2, 3)),
+            nn.ModuleDict({"act": nn.ReLU(), "norm": nn.BatchNorm2d(3)}), nn.AdaptiveAvgPool2d((None, 2)),
+            nn.AdaptiveMaxPool2d(3, return_indices=True), nn.AdaptiveAvgPool1d(4)))
     wick_repr, torch_repr = both(program)
     assert wick_repr == torch_repr
 
@@ -339,6 +342,52 @@ def test_sequential_indexing_and_editing():
     assert wick_seen == torch_seen
 
 
+def test_module_dict():
+    def program(lib):
+        nn = lib.nn
+        layers = nn.ModuleDict({"linear": nn.Linear(2, 3), "act": nn.ReLU()})
+        layers["out"] = nn.Linear(3, 1)
+        layers.update([("act", nn.Tanh()), ("norm", nn.LayerNorm(3))])
+        layers.update(nn.ModuleDict(OrderedDict([("z", nn.Identity()), ("a", nn.Sigmoid())])))
+        seen = [len(layers), list(layers), list(layers.keys()), [type(m).__name__ for m in layers.values()],
+                [(k, type(m).__name__) for k, m in layers.items()], "act" in layers, "missing" in layers,
+                [n for n, _ in layers.named_parameters()], list(layers.state_dict())]
+        popped = layers.pop("linear")
+        del layers["z"]
+        seen += [type(popped).__name__, list(layers), [n for n, _ in layers.named_children()], repr(layers)]
+        seen += errors(lambda: layers["linear"], lambda: layers.update(3), lambda: layers.update([nn.ReLU()]),
+                       lambda: layers.update([("a", nn.ReLU(), 1)]), lambda: layers.update({"x": 3}),
+                       lambda: layers.update({"a.b": nn.ReLU()}), lambda: layers())
+        layers.clear()
+        return seen + [len(layers), list(layers.parameters())]
+    wick_seen, torch_seen = both(program)
+    assert wick_seen == torch_seen
+
+
+def test_module_dict_update_messages():
+    def program(lib):
+        messages = []
+        for bad in (3, [lib.nn.ReLU()], [("a", lib.nn.ReLU(), 1)]):
+            with pytest.raises(Exception) as info:
+                lib.nn.ModuleDict(bad)
+            messages.append(str(info.value))
+        return messages
+    wick_messages, torch_messages = both(program)
+    assert wick_messages == torch_messages
+
+
+def test_unflatten_argument_errors():
+    def program(lib):
+        messages = []
+        for bad in ((1.0, (2, 3)), (1, 6), (1, (2, 3.0))):
+            with pytest.raises(TypeError) as info:
+                lib.nn.Unflatten(*bad)
+            messages.append(str(info.value))
+        return messages + errors(lambda: lib.nn.Unflatten(1, (2, 3))(lib.zeros(2, 7)))
+    wick_seen, torch_seen = both(program)
+    assert wick_seen == torch_seen
+
+
 def test_module_list():
     def program(lib):
         nn = lib.nn
@@ -422,6 +471,13 @@ LAYERS = [
          "AvgPool2d-padded"),
     case(lambda nn: nn.Flatten(), [normal((2, 3, 4))], "Flatten"),
     case(lambda nn: nn.Flatten(0, 1), [normal((2, 3, 4))], "Flatten-0-1"),
+    case(lambda nn: nn.Unflatten(1, (3, 2)), [normal((2, 6, 4))], "Unflatten"),
+    case(lambda nn: nn.Unflatten(-1, [2, 1, -1]), [normal((2, 3, 4))], "Unflatten-inferred"),
+    case(lambda nn: nn.Unfold((2, 3), padding=1, stride=(2, 1)), [normal((2, 3, 5, 6))], "Unfold"),
+    case(lambda nn: nn.Unfold(2, dilation=2), [normal((1, 2, 5, 5))], "Unfold-dilated"),
+    case(lambda nn: nn.Fold((5, 6), (2, 3), padding=1, stride=(2, 1)), [normal((2, 18, 18))], "Fold"),
+    case(lambda nn: nn.Sequential(nn.Unfold(3, padding=1), nn.Fold((4, 5), 3, padding=1)),
+         [normal((2, 3, 4, 5))], "Unfold-Fold"),
     case(lambda nn: nn.Dropout(0.5).eval(), [normal((4, 5))], "Dropout-eval"),
     case(lambda nn: nn.MSELoss(), [normal((4, 3)), normal((4, 3), False)], "MSELoss"),
     case(lambda nn: nn.MSELoss(reduction="none"), [normal((4, 3)), normal((4, 3), False)],

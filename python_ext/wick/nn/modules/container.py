@@ -1,10 +1,12 @@
-"""wick.nn.modules.container: Sequential, which chains modules, and ModuleList, which holds them in a list."""
+"""wick.nn.modules.container: Sequential, which chains modules; ModuleList, which holds them in a list; ModuleDict,
+which holds them by name."""
+import collections.abc
 import operator
 from collections import OrderedDict
 
 from wick.nn.modules.module import Module
 
-__all__ = ["Sequential", "ModuleList"]
+__all__ = ["Sequential", "ModuleList", "ModuleDict"]
 
 
 class _IndexedModules(Module):
@@ -107,3 +109,69 @@ class ModuleList(_IndexedModules):
 
     def __add__(self, other):
         return ModuleList(list(self) + list(other))
+
+
+class ModuleDict(Module):
+    """ModuleDict(modules=None): submodules by name, in order of insertion, each registered under its name;
+    modules is a mapping, or an iterable of (name, module) pairs."""
+
+    def __init__(self, modules=None):
+        super().__init__()
+        if modules is not None:
+            self.update(modules)
+
+    def __getitem__(self, key):
+        return self._modules[key]
+
+    def __setitem__(self, key, module):
+        self.add_module(key, module)
+
+    def __delitem__(self, key):
+        del self._modules[key]
+
+    def __len__(self):
+        return len(self._modules)
+
+    def __iter__(self):
+        return iter(self._modules)
+
+    def __contains__(self, key):
+        return key in self._modules
+
+    def clear(self):
+        """clear() -> None: removes every module."""
+        self._modules.clear()
+
+    def pop(self, key):
+        """pop(key) -> Module: removes the module `key` and returns it."""
+        module = self[key]
+        del self[key]
+        return module
+
+    def keys(self):
+        """keys() -> the names, in order."""
+        return self._modules.keys()
+
+    def items(self):
+        """items() -> the (name, module) pairs, in order."""
+        return self._modules.items()
+
+    def values(self):
+        """values() -> the modules, in order."""
+        return self._modules.values()
+
+    def update(self, modules):
+        """update(modules) -> None: adds (or replaces) each module of a mapping, or of an iterable of (name, module)
+        pairs, in its order."""
+        if not isinstance(modules, collections.abc.Iterable):
+            raise TypeError("ModuleDict.update should be called with an iterable of key/value pairs, but got "
+                            + type(modules).__name__)
+        if isinstance(modules, (collections.abc.Mapping, ModuleDict)):
+            modules = modules.items()
+        for j, pair in enumerate(modules):
+            if not isinstance(pair, collections.abc.Iterable):
+                raise TypeError(f"ModuleDict update sequence element #{j} should be Iterable; is"
+                                + type(pair).__name__)
+            if len(pair) != 2:
+                raise ValueError(f"ModuleDict update sequence element #{j} has length {len(pair)}; 2 is required")
+            self[pair[0]] = pair[1]

@@ -1,8 +1,9 @@
-"""wick.nn.modules.pooling: MaxPool2d and AvgPool2d over the last two dims."""
+"""wick.nn.modules.pooling: MaxPool2d and AvgPool2d over the last two dims; the adaptive poolings, whose windows
+follow from the output's size: AdaptiveAvgPool1d, AdaptiveAvgPool2d and AdaptiveMaxPool2d."""
 from wick.nn import functional as F
 from wick.nn.modules.module import Module
 
-__all__ = ["MaxPool2d", "AvgPool2d"]
+__all__ = ["MaxPool2d", "AvgPool2d", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveMaxPool2d"]
 
 
 class MaxPool2d(Module):
@@ -52,3 +53,47 @@ class AvgPool2d(Module):
 
     def extra_repr(self):
         return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+
+class _AdaptivePool(Module):
+    """An adaptive pooling, set by the size of its output."""
+
+    def __init__(self, output_size):
+        super().__init__()
+        self.output_size = output_size
+
+    def extra_repr(self):
+        return f"output_size={self.output_size}"
+
+
+class AdaptiveAvgPool1d(_AdaptivePool):
+    """AdaptiveAvgPool1d(output_size): the mean of each of the output_size windows that cut the last dim."""
+
+    def forward(self, input):
+        return F.adaptive_avg_pool1d(input, self.output_size)
+
+
+class AdaptiveAvgPool2d(_AdaptivePool):
+    """AdaptiveAvgPool2d(output_size)
+
+    The mean of each window of the planes cut to give output_size (an int, or a pair whose None elements keep the
+    input's size).
+    """
+
+    def forward(self, input):
+        return F.adaptive_avg_pool2d(input, self.output_size)
+
+
+class AdaptiveMaxPool2d(_AdaptivePool):
+    """AdaptiveMaxPool2d(output_size, return_indices=False)
+
+    The largest element of each window of the planes cut to give output_size (an int, or a pair whose None
+    elements keep the input's size); with return_indices, also its index in the flattened plane.
+    """
+
+    def __init__(self, output_size, return_indices=False):
+        super().__init__(output_size)
+        self.return_indices = return_indices
+
+    def forward(self, input):
+        return F.adaptive_max_pool2d(input, self.output_size, self.return_indices)
