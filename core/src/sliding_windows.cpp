@@ -91,10 +91,13 @@ Windows make_windows(const int64_t (&size)[2], IntArrayRef kernel, IntArrayRef d
   return w;
 }
 
+// a / b rounded up, for a >= 0 and b > 0, whatever their size.
+int64_t ceil_div(int64_t a, int64_t b) { return a / b + (a % b != 0); }
+
 // The windows [lo, hi) of a row (of `count`) whose element at x0 + o * stride lies inside [0, size).
 std::pair<int64_t, int64_t> inside(int64_t x0, int64_t stride, int64_t size, int64_t count) {
-  const int64_t lo = std::min(count, x0 >= 0 ? 0 : (-x0 + stride - 1) / stride);
-  const int64_t hi = std::min(count, x0 >= size ? 0 : (size - x0 + stride - 1) / stride);
+  const int64_t lo = std::min(count, x0 >= 0 ? 0 : ceil_div(-x0, stride));
+  const int64_t hi = std::min(count, x0 >= size ? 0 : ceil_div(size - x0, stride));
   return {lo, std::max(lo, hi)};
 }
 
@@ -159,7 +162,7 @@ void col2im_planes(const T* in, T* out, const Windows& w, int64_t begin, int64_t
 // `dilation` apart, all lie inside [0, size): [lo, hi), where a window needs no clipping.
 std::pair<int64_t, int64_t> whole(int64_t stride, int64_t padding, int64_t kernel, int64_t dilation, int64_t size,
                                   int64_t count) {
-  const int64_t lo = std::min(count, (padding + stride - 1) / stride);
+  const int64_t lo = std::min(count, ceil_div(padding, stride));
   const int64_t last = size - 1 + padding - (kernel - 1) * dilation;  // o * stride <= last
   return {lo, last < 0 ? lo : std::max(lo, std::min(count, last / stride + 1))};
 }
