@@ -261,7 +261,7 @@ void gemm_batched(const Tensor& out, Tensor a, Tensor b, IntArrayRef batch, cons
             }
           };
           // Note [Many small products]
-          const int64_t work = n * k * m;  // each at most out's or an operand's element count, < 2**31
+          const int64_t work = mul_checked(n * m, k).value_or(INT64_MAX);  // n * m: out's own elements
           if (reduce || work > kSmallProduct) {
             products(0, count);
           } else {
