@@ -1,4 +1,6 @@
 """wick.Tensor: the C type wick._C.TensorBase, plus what is easiest said in Python."""
+import warnings
+
 from wick import _C, autograd, serialization
 
 
@@ -43,9 +45,74 @@ class Tensor(_C.TensorBase):
         """is_floating_point() -> bool: whether the dtype is a floating-point one."""
         return self.dtype.is_floating_point
 
+    def is_complex(self):
+        """is_complex() -> bool: whether the dtype is a complex one; wick has none yet."""
+        return False
+
+    def element_size(self):
+        """element_size() -> int: the size of one element, in bytes."""
+        return self.dtype.itemsize
+
+    def nelement(self):
+        """nelement() -> int: an alias of numel()."""
+        return self.numel()
+
     @property
     def T(self):
         return self.permute(tuple(range(self.dim() - 1, -1, -1)))
+
+    @property
+    def mT(self):
+        """The matrices of this tensor transposed: a view with the last two dims swapped."""
+        if self.dim() < 2:
+            raise RuntimeError(f"tensor.mT is only supported on matrices or batches of matrices. Got {self.dim()}-D "
+                               "tensor.")
+        return self.transpose(-2, -1)
+
+    def view_as(self, other):
+        """view_as(other) -> Tensor: self.view(other.size())."""
+        return self.view(other.shape)
+
+    def reshape_as(self, other):
+        """reshape_as(other) -> Tensor: self.reshape(other.size())."""
+        return self.reshape(other.shape)
+
+    def type_as(self, other):
+        """type_as(other) -> Tensor: this tensor in other's dtype and on its device (itself when both match)."""
+        return self.to(other)
+
+    # Tensors of this one's dtype and on its device unless told otherwise (PyTorch's Tensor.new_*).
+    def new_empty(self, *size, dtype=None, device=None, requires_grad=False):
+        """new_empty(*size, dtype=None, device=None, requires_grad=False) -> Tensor: uninitialised."""
+        return _C.empty(*size, **self._like(dtype, device, requires_grad))
+
+    def new_zeros(self, *size, dtype=None, device=None, requires_grad=False):
+        """new_zeros(*size, dtype=None, device=None, requires_grad=False) -> Tensor: filled with 0."""
+        return _C.zeros(*size, **self._like(dtype, device, requires_grad))
+
+    def new_ones(self, *size, dtype=None, device=None, requires_grad=False):
+        """new_ones(*size, dtype=None, device=None, requires_grad=False) -> Tensor: filled with 1."""
+        return _C.ones(*size, **self._like(dtype, device, requires_grad))
+
+    def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False):
+        """new_full(size, fill_value, *, dtype=None, device=None, requires_grad=False) -> Tensor"""
+        return _C.full(size, fill_value, **self._like(dtype, device, requires_grad))
+
+    def new_tensor(self, data, *, dtype=None, device=None, requires_grad=False):
+        """new_tensor(data, *, dtype=None, device=None, requires_grad=False) -> Tensor
+
+        A copy of data (a tensor's too, detached from its graph) in this tensor's dtype unless dtype is given.
+        """
+        if isinstance(data, _C.TensorBase):
+            warnings.warn("To copy construct from a tensor, it is recommended to use sourceTensor.clone().detach() or "
+                          "sourceTensor.clone().detach().requires_grad_(True), rather than "
+                          "tensor.new_tensor(sourceTensor).", UserWarning, stacklevel=2)
+            data = data.detach()
+        return _C.tensor(data, **self._like(dtype, device, requires_grad))
+
+    def _like(self, dtype, device, requires_grad):
+        return {"dtype": self.dtype if dtype is None else dtype, "device": self.device if device is None else device,
+                "requires_grad": requires_grad}
 
     # Autograd (wick/autograd): the engine and the hooks are core's.
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
