@@ -13,6 +13,8 @@ from wick._names import FUNCTIONS as _FUNCTIONS
 from wick._tensor import Tensor
 from wick._C import __version__, from_dlpack, from_numpy, get_num_threads, set_num_threads
 from wick.serialization import load, save
+from wick.functional import (atleast_1d, atleast_2d, atleast_3d, broadcast_shapes, broadcast_tensors,
+                             broadcast_to, is_complex, is_floating_point, is_tensor, meshgrid)
 from wick.safetensors import load_file, save_file
 from wick.autograd import (enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad,
                            set_grad_enabled)
@@ -32,5 +34,7 @@ short, int, long = int16, int32, int64
 
 __all__ = ["Tensor", "dtype", "device", "from_dlpack", "from_numpy", "get_num_threads", "set_num_threads",
            "save", "load", "save_file", "load_file", "no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled",
-           "inference_mode", "is_inference_mode_enabled",
+           "inference_mode", "is_inference_mode_enabled", "is_tensor", "is_floating_point", "is_complex",
+           "broadcast_shapes", "broadcast_tensors", "broadcast_to", "atleast_1d", "atleast_2d", "atleast_3d",
+           "meshgrid",
            *_FUNCTIONS]

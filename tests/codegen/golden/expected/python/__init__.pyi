@@ -55,6 +55,18 @@ from wick.autograd import (
     no_grad as no_grad,
     set_grad_enabled as set_grad_enabled,
 )
+from wick.functional import (
+    atleast_1d as atleast_1d,
+    atleast_2d as atleast_2d,
+    atleast_3d as atleast_3d,
+    broadcast_shapes as broadcast_shapes,
+    broadcast_tensors as broadcast_tensors,
+    broadcast_to as broadcast_to,
+    is_complex as is_complex,
+    is_floating_point as is_floating_point,
+    is_tensor as is_tensor,
+    meshgrid as meshgrid,
+)
 from wick.safetensors import load_file as load_file, save_file as save_file
 from wick.serialization import load as load, save as save
 
@@ -84,6 +96,16 @@ __all__ = [
     "is_grad_enabled",
     "inference_mode",
     "is_inference_mode_enabled",
+    "is_tensor",
+    "is_floating_point",
+    "is_complex",
+    "broadcast_shapes",
+    "broadcast_tensors",
+    "broadcast_to",
+    "atleast_1d",
+    "atleast_2d",
+    "atleast_3d",
+    "meshgrid",
     "add",
     "cat",
     "concat",
