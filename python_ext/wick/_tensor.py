@@ -71,15 +71,15 @@ class Tensor(_C.TensorBase):
 
     def view_as(self, other):
         """view_as(other) -> Tensor: self.view(other.size())."""
-        return self.view(other.shape)
+        return self.view(_other_tensor("view_as", other).shape)
 
     def reshape_as(self, other):
         """reshape_as(other) -> Tensor: self.reshape(other.size())."""
-        return self.reshape(other.shape)
+        return self.reshape(_other_tensor("reshape_as", other).shape)
 
     def type_as(self, other):
         """type_as(other) -> Tensor: this tensor in other's dtype and on its device (itself when both match)."""
-        return self.to(other)
+        return self.to(_other_tensor("type_as", other))
 
     # Tensors of this one's dtype and on its device unless told otherwise (PyTorch's Tensor.new_*).
     def new_empty(self, *size, dtype=None, device=None, requires_grad=False):
@@ -221,6 +221,12 @@ class Tensor(_C.TensorBase):
     def __reduce_ex__(self, protocol):
         cls = None if type(self) is Tensor else type(self)
         return serialization._rebuild, (*serialization._reduce_tensor(self), cls), self.__dict__ or None
+
+
+def _other_tensor(name, other):
+    if not isinstance(other, _C.TensorBase):
+        raise TypeError(f"{name}(): argument 'other' (position 1) must be Tensor, not {type(other).__name__}")
+    return other
 
 
 class RemovableHandle:

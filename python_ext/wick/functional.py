@@ -3,6 +3,7 @@ its neighbours: type queries, broadcasting, atleast_*d and meshgrid. Each is mad
 unsqueeze), so results share their inputs' memory and autograd sees through them.
 """
 import builtins
+import operator
 import warnings
 
 from wick import _C
@@ -22,6 +23,14 @@ def _tensor_argument(name, input):
     return input
 
 
+def _tensor_list(name, tensors):
+    """tensors as a tuple, each checked to be a tensor (PyTorch's message for a tensor list)."""
+    for i, t in enumerate(tensors):
+        if not is_tensor(t):
+            raise TypeError(f"{name}(): expected Tensor as element {i} in argument 0, but got {type(t).__name__}")
+    return tuple(tensors)
+
+
 def is_floating_point(input):
     """is_floating_point(input) -> bool: whether input's dtype is a floating-point one."""
     return _tensor_argument("is_floating_point", input).dtype.is_floating_point
@@ -38,7 +47,7 @@ def broadcast_shapes(*shapes):
     sequence of ints), by PyTorch's rule: aligned at the last dim, a size of 1 stretches to the other."""
     result = []
     for shape in shapes:
-        sizes = (shape,) if isinstance(shape, builtins.int) else tuple(shape)
+        sizes = tuple(operator.index(s) for s in ((shape,) if isinstance(shape, builtins.int) else shape))
         if any(s < 0 for s in sizes):
             raise RuntimeError(f"Trying to create tensor with negative dimension {min(sizes)}: {list(sizes)}")
         result = [1] * (len(sizes) - len(result)) + result
@@ -52,38 +61,40 @@ def broadcast_shapes(*shapes):
 def broadcast_tensors(*tensors):
     """broadcast_tensors(*tensors) -> tuple of Tensors: views of the tensors, all expanded to their broadcast
     shape."""
+    tensors = _tensor_list("broadcast_tensors", tensors)
     shape = broadcast_shapes(*(t.shape for t in tensors))
     return tuple(t.expand(shape) for t in tensors)
 
 
 def broadcast_to(input, size):
     """broadcast_to(input, size) -> Tensor: a view of input expanded to size, as input.expand(size)."""
-    return input.expand(size)
+    return _tensor_argument("broadcast_to", input).expand(size)
 
 
-def _each(tensors, at_least):
+def _each(name, tensors, at_least):
     """at_least applied to one tensor, or to each of several (given apart or as one sequence): a tuple then."""
-    if len(tensors) == 1 and not is_tensor(tensors[0]):
-        tensors = tuple(tensors[0])
-        return tuple(at_least(t) for t in tensors)
-    return at_least(tensors[0]) if len(tensors) == 1 else tuple(at_least(t) for t in tensors)
+    if len(tensors) == 1 and is_tensor(tensors[0]):
+        return at_least(tensors[0])
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        tensors = tensors[0]
+    return tuple(at_least(t) for t in _tensor_list(name, tensors))
 
 
 def atleast_1d(*tensors):
     """atleast_1d(*tensors): each tensor as a view of at least 1 dim (a 0-d one becomes of size 1)."""
-    return _each(tensors, lambda t: t.reshape([1]) if t.dim() == 0 else t)
+    return _each("atleast_1d", tensors, lambda t: t.reshape([1]) if t.dim() == 0 else t)
 
 
 def atleast_2d(*tensors):
     """atleast_2d(*tensors): each tensor as a view of at least 2 dims; new dims go first."""
-    return _each(tensors, lambda t: t.reshape([1] * (2 - t.dim()) + list(t.shape)) if t.dim() < 2 else t)
+    return _each("atleast_2d", tensors, lambda t: t.reshape([1] * (2 - t.dim()) + list(t.shape)) if t.dim() < 2 else t)
 
 
 def atleast_3d(*tensors):
     """atleast_3d(*tensors): each tensor as a view of at least 3 dims, as PyTorch's: a 0-d one is (1, 1, 1), a 1-d
     one (n) is (1, n, 1), a 2-d one (m, n) is (m, n, 1)."""
     shapes = {0: lambda s: [1, 1, 1], 1: lambda s: [1, s[0], 1], 2: lambda s: [s[0], s[1], 1]}
-    return _each(tensors, lambda t: t.reshape(shapes[t.dim()](t.shape)) if t.dim() < 3 else t)
+    return _each("atleast_3d", tensors, lambda t: t.reshape(shapes[t.dim()](t.shape)) if t.dim() < 3 else t)
 
 
 def meshgrid(*tensors, indexing=None):
@@ -93,8 +104,9 @@ def meshgrid(*tensors, indexing=None):
     indexing='ij' orders the dims as the inputs; 'xy' swaps the first two, as NumPy's default (PyTorch 1.13 warns
     when indexing is left out, and takes 'ij').
     """
-    if len(tensors) == 1 and not is_tensor(tensors[0]):
-        tensors = tuple(tensors[0])
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        tensors = tensors[0]
+    tensors = _tensor_list("meshgrid", tensors)
     if indexing is None:
         warnings.warn("torch.meshgrid: in an upcoming release, it will be required to pass the indexing argument.",
                       UserWarning, stacklevel=2)
