@@ -25,18 +25,23 @@ MAX_DEPTH = 32
 POINTWISE_FUNCTIONS: Dict[str, int] = {
     **dict.fromkeys(["exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt", "rsqrt", "sin", "cos", "tan",
                      "asin", "acos", "atan", "sinh", "cosh", "tanh", "erf", "sigmoid", "silu", "gelu", "abs",
-                     "floor", "ceil", "trunc", "round", "frac", "sign", "isnan", "isinf", "isfinite"], 1),
-    **dict.fromkeys(["atan2", "maximum", "minimum", "remainder", "fmod", "floor_divide", "trunc_divide", "pow"], 2),
+                     "floor", "ceil", "trunc", "round", "frac", "sign", "isnan", "isinf", "isfinite", "erfc",
+                     "erfinv", "asinh", "acosh", "atanh", "signbit"], 1),
+    **dict.fromkeys(["atan2", "maximum", "minimum", "remainder", "fmod", "floor_divide", "trunc_divide", "pow",
+                     "hypot", "copysign", "nextafter", "fmax", "fmin", "gcd", "lcm"], 2),
     "fma": 3,
 }
 # The functions of wick/math.h that the C++ of a pointwise expression calls: those it names, and
 # those api/expr.py writes for operators (`a << b` is shift_left(a, b)). A parameter would hide them.
 EXPRESSION_CALLS: FrozenSet[str] = frozenset(POINTWISE_FUNCTIONS) | {
     "shift_left", "shift_right", "bitwise_not", "wrapping_add", "wrapping_sub", "wrapping_mul", "wrapping_neg"}
+# Functions that return a bool (a mask on vectors): a logical operator takes them as they are.
+PREDICATES: FrozenSet[str] = frozenset({"isnan", "isinf", "isfinite", "signbit"})
 # Functions defined for float and double only: their ops must promote integers to float.
 FLOAT_FUNCTIONS: FrozenSet[str] = frozenset({
     "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt", "rsqrt", "sin", "cos", "tan", "asin",
-    "acos", "atan", "atan2", "sinh", "cosh", "tanh", "erf", "sigmoid", "silu", "gelu", "frac",
+    "acos", "atan", "atan2", "sinh", "cosh", "tanh", "erf", "sigmoid", "silu", "gelu", "frac", "erfc", "erfinv",
+    "asinh", "acosh", "atanh", "hypot", "copysign", "nextafter",
 })
 # Operators defined for integers and bools alone.
 BITWISE_NODES = (ast.BitAnd, ast.BitOr, ast.BitXor, ast.LShift, ast.RShift, ast.Invert)

@@ -10,6 +10,10 @@
       tests        what the generated tests check (codegen/testplan.py), or None;
       derivatives  how autograd goes back through it (codegen/derivatives.py).
 
+An alias (`aliases:`, as arcsin of asin) is a Declaration of its own, for its bindings, stubs,
+docs and tests, that shares the impl, tests and derivatives of the op it names and calls that
+op's C++ functions: it adds no C++ function or kernel.
+
 codegen/reader.py builds them from YAML, and codegen/validate.py checks what
 spans declarations before any emitter runs; emitters only render.
 """
@@ -138,6 +142,12 @@ class Declaration:
     impl: Impl
     tests: Optional[TestPlan]
     derivatives: Derivatives
+    alias_of: Optional[Declaration] = None  # the op this one is another name of
+
+    @property
+    def owns_kernels(self) -> bool:
+        """Whether it is a pointwise op whose kernels are compiled for it (an alias calls its op's)."""
+        return isinstance(self.impl, Pointwise) and self.alias_of is None
 
     @property
     def name(self) -> str:
@@ -150,4 +160,6 @@ class Declaration:
     @property
     def cpp_name(self) -> str:
         """The base name of its C++ functions: wick::<cpp_name>, <cpp_name>_ and <cpp_name>_out."""
+        if self.alias_of is not None:
+            return self.alias_of.cpp_name
         return self.impl.function if isinstance(self.impl, (Cpp, PythonGlue)) else self.name

@@ -141,11 +141,41 @@ def package_names() -> Tuple[Dict[str, str], Dict[str, str]]:
         tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
         if path.name == "__init__.py":
             module.update(dict.fromkeys(_bound(tree.body), path.name))
+            for star in _star_imports(tree.body):
+                module.update(dict.fromkeys(_listed(star, "__all__"), star))
+        tensor.update(dict.fromkeys(_listed(path.name, "METHODS"), path.name))
         for node in tree.body:
             if isinstance(node, ast.ClassDef) and any(ast.unparse(b) == "_C.TensorBase" for b in node.bases):
                 tensor.update(dict.fromkeys(_bound(node.body), path.name))
     module.update(dict.fromkeys(LEGACY_TENSORS.values(), "_legacy.py"))
     return module, tensor
+
+
+def _star_imports(body: List[ast.stmt]) -> Iterator[str]:
+    """The files of the package's modules that `from wick.x import *` statements of `body` import."""
+    for node in body:
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("wick.") and \
+                any(a.name == "*" for a in node.names):
+            yield node.module.split(".")[1] + ".py"
+
+
+def _listed(filename: str, variable: str) -> List[str]:
+    """The names that the module python_ext/wick/<filename> lists in `variable` (its __all__, or METHODS: the
+    functions that the package makes methods of wick.Tensor) as a literal list or tuple of strings; none where
+    it computes the list (_legacy.py's names come from the dtype table, and package_names adds them)."""
+    path = PACKAGE / filename
+    if not path.is_file():
+        return []
+    for node in ast.parse(path.read_text(encoding="utf-8"), str(path)).body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target, value = node.targets[0], node.value
+        elif isinstance(node, ast.AnnAssign) and node.value is not None:
+            target, value = node.target, node.value
+        else:
+            continue
+        if isinstance(target, ast.Name) and target.id == variable and isinstance(value, (ast.List, ast.Tuple)):
+            return [str(v) for v in ast.literal_eval(value)]
+    return []
 
 
 def _bound(body: List[ast.stmt]) -> Iterator[str]:

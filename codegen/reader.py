@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import doctest
 import re
+from dataclasses import replace
 from typing import Dict, FrozenSet, List, Optional, Sequence, Tuple, Type, TypeVar
 
 from codegen import derivatives, expressions
@@ -22,7 +23,7 @@ from codegen.yaml_loader import Node, NodeList
 
 KNOWN_KEYS = ("name", "signatures", "variants", "inplace", "out", "pointwise", "cpp", "python",
               "promote", "output", "check", "dtypes", "doc", "numpy", "domain", "releases_gil", "samples",
-              "structured", "examples", "derivatives", "not_differentiable", "differentiable")
+              "structured", "examples", "derivatives", "not_differentiable", "differentiable", "aliases")
 IMPL_KEYS = ("pointwise", "cpp", "python")
 POINTWISE_KEYS = ("promote", "output", "check")
 MAX_OPERANDS = 5  # TensorIter::kMaxOperands less the output (the ops units static_assert it)
@@ -123,7 +124,8 @@ def read_file(path: str, data: object) -> List[Declaration]:
     for item, loc in zip(data, data.item_locs):
         if not isinstance(item, Node):
             raise DeclarationError(loc, "each declaration is a mapping with 'name:' and 'signatures:'")
-        decls.append(read_declaration(item))
+        decl = read_declaration(item)
+        decls += [decl, *_read_aliases(Reader(item), decl)]
     return decls
 
 
@@ -139,6 +141,32 @@ def read_declaration(node: Node) -> Declaration:
     api = Api(r.name, sigs, variants, inplace_variants, out, doc.strip(), examples, _read_gil(r, impl), r.loc,
               sig_locs)
     return Declaration(api, impl, tests, derivatives.read(node, r.name, sigs, sig_locs))
+
+
+def _read_aliases(r: Reader, decl: Declaration) -> List[Declaration]:
+    """`aliases:`, other names of the op (arcsin of asin): each has the op's signatures, forms, tests and
+    derivatives, and calls its C++ functions."""
+    raw = r.raw("aliases")
+    if raw is None:
+        return []
+    if not isinstance(raw, NodeList) or not raw:
+        raise r.at_value("aliases")("'aliases' must be a non-empty list of names")
+    if any(sig.is_tuple for sig in decl.api.signatures):
+        raise r.at_key("aliases")("an op returning a tuple takes no aliases: its tuple type is named for the op")
+    aliases = []
+    for name, loc in zip(raw, raw.item_locs):
+        if not isinstance(name, str) or not _IDENT.match(name) or len(name) > naming.MAX_LENGTH:
+            raise r.at(loc)(f"an alias is an identifier of at most {naming.MAX_LENGTH} characters, not {shown(name)}")
+        if name.endswith("_") != decl.api.mutates_self:
+            raise r.at(loc)(f"an alias ends with '_' where its op does: not {shown(name)}")
+        api = replace(decl.api, name=name, doc=f"An alias of {decl.name}().", examples=(), loc=loc)
+        made = [(name, v == Variant.method) for v in api.variants]
+        made += [(name + "_", v == Variant.method) for v in api.inplace_variants & api.variants]
+        for why in [naming.python_problem(name)] + [naming.package_problem(n, method) for n, method in made]:
+            if why:
+                raise r.at(loc)(f"'{name}' cannot name an alias: {why}", "rename the alias")
+        aliases.append(replace(decl, api=api, alias_of=decl))
+    return aliases
 
 
 # --- the API: signatures, variants, forms --------------------------------------------------------------------------

@@ -52,6 +52,8 @@ class Domain(Named):
     any = "any"
     positive = "positive"
     unit = "unit"
+    above_one = "above_one"
+    probability = "probability"
     nonzero = "nonzero"
     nonfinite = "nonfinite"  # NaN and infinities among the floats
 

@@ -2,6 +2,7 @@
 #include "arg_parser.h"
 
 #include <algorithm>
+#include <cstring>
 #include <string>
 
 #include "device_object.h"
@@ -60,7 +61,7 @@ bool type_ok_general(const ParamSpec& p, PyObject* obj) {
     case ArgKind::IntList: return is_int_list(obj);
     case ArgKind::Double: return number_kind(obj) == NumberKind::Int || number_kind(obj) == NumberKind::Float;
     case ArgKind::Bool: return PyBool_Check(obj);
-    case ArgKind::DType: return is_dtype(obj);
+    case ArgKind::DType: return dtype_argument(obj).has_value();
     case ArgKind::Device: return is_device_like(obj);
     case ArgKind::Object: return true;
     case ArgKind::TensorList: return is_tensor_list(obj, false);
@@ -145,6 +146,15 @@ bool ArgParser::sizes_as_varargs(int s, PyObject* const* args, Py_ssize_t nargs)
   return true;
 }
 
+namespace {
+// The parameter a NumPy keyword stands for, as PyTorch takes them (sum(x, axis=0, keepdims=True)), or null.
+const char* numpy_keyword_of(PyObject* key) {
+  if (PyUnicode_CompareWithASCIIString(key, "axis") == 0) return "dim";
+  if (PyUnicode_CompareWithASCIIString(key, "keepdims") == 0) return "keepdim";
+  return nullptr;
+}
+}  // namespace
+
 int ArgParser::keyword_index(int s, PyObject* key) const {
   const int n = sigs_[s].nparams;
   for (int i = 0; i < n; ++i) {
@@ -152,6 +162,11 @@ int ArgParser::keyword_index(int s, PyObject* key) const {
   }
   for (int i = 0; i < n; ++i) {
     if (PyUnicode_Compare(interned_[s][i], key) == 0) return i;
+  }
+  if (const char* name = numpy_keyword_of(key)) {
+    for (int i = 0; i < n; ++i) {
+      if (std::strcmp(sigs_[s].params[i].name, name) == 0) return i;
+    }
   }
   return -1;
 }
@@ -418,7 +433,7 @@ bool ParsedArgs::tobool(int i) const {
   return args_[i] ? args_[i] == Py_True : sig_->params[i].default_value != 0;
 }
 
-DType ParsedArgs::dtype(int i) const { return reinterpret_cast<PyDType*>(args_[i])->dtype; }
+DType ParsedArgs::dtype(int i) const { return *dtype_argument(args_[i]); }
 
 std::optional<DType> ParsedArgs::dtype_optional(int i) const {
   if (absent(i)) return std::nullopt;

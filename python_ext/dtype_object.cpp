@@ -17,6 +17,13 @@ PyObject* dtype_is_floating_point(PyObject* self, void*) {
   return PyBool_FromLong(is_floating(reinterpret_cast<PyDType*>(self)->dtype));
 }
 
+PyObject* dtype_is_signed(PyObject* self, void*) {
+  const DType d = reinterpret_cast<PyDType*>(self)->dtype;
+  return PyBool_FromLong(d != DType::Bool && d != DType::UInt8);
+}
+
+PyObject* dtype_false(PyObject*, void*) { Py_RETURN_FALSE; }
+
 PyObject* dtype_itemsize(PyObject* self, void*) {
   return PyLong_FromLong(itemsize(reinterpret_cast<PyDType*>(self)->dtype));
 }
@@ -28,6 +35,8 @@ PyObject* dtype_reduce(PyObject* self, PyObject*) {
 
 PyGetSetDef dtype_getset[] = {
     {"is_floating_point", dtype_is_floating_point, nullptr, "Whether this is a floating-point dtype.", nullptr},
+    {"is_signed", dtype_is_signed, nullptr, "Whether its values may be negative.", nullptr},
+    {"is_complex", dtype_false, nullptr, "Whether this is a complex dtype: wick has none.", nullptr},
     {"itemsize", dtype_itemsize, nullptr, "The size of one element in bytes.", nullptr},
     {nullptr, nullptr, nullptr, nullptr, nullptr},
 };
@@ -37,7 +46,30 @@ PyMethodDef dtype_methods[] = {
     {nullptr, nullptr, 0, nullptr},
 };
 
+PyObject* get_default_dtype(PyObject*, PyObject*) { return Py_NewRef(dtype_object(default_float())); }
+
+PyObject* set_default_dtype(PyObject*, PyObject* arg) {
+  if (!is_dtype(arg)) {
+    PyErr_Format(PyExc_TypeError, "_set_default_dtype(): argument must be wick.dtype, not %s", Py_TYPE(arg)->tp_name);
+    return nullptr;
+  }
+  const DType d = reinterpret_cast<PyDType*>(arg)->dtype;
+  if (!is_floating(d)) {
+    PyErr_SetString(PyExc_TypeError, "only floating-point types are supported as the default type");
+    return nullptr;
+  }
+  set_default_float(d);
+  Py_RETURN_NONE;
+}
+
 }  // namespace
+
+// Private: wick.get_default_dtype and wick.set_default_dtype (wick/type_info.py) call them.
+PyMethodDef dtype_functions[] = {
+    {"_get_default_dtype", get_default_dtype, METH_NOARGS, "_get_default_dtype() -> wick.dtype"},
+    {"_set_default_dtype", set_default_dtype, METH_O, "_set_default_dtype(dtype) -> None"},
+    {nullptr, nullptr, 0, nullptr},
+};
 
 PyTypeObject DTypeType = [] {
   PyTypeObject t{PyVarObject_HEAD_INIT(nullptr, 0)};

@@ -19,6 +19,7 @@ namespace python {
 
 extern PyMethodDef module_functions[];  // generated/python/method_tables.cpp
 extern PyMethodDef threads_functions[];  // threads.cpp
+extern PyMethodDef print_options_functions[];  // print_options.cpp
 extern PyMethodDef grad_mode_functions[];  // grad_mode.cpp
 PyObject* set_tensor_class(PyObject* module, PyObject* cls);
 PyObject* init_subclass(PyObject* module, PyObject* cls);
@@ -94,6 +95,8 @@ PyMODINIT_FUNC PyInit__C() {
       PyModule_AddFunctions(module, threads_functions) < 0 || PyModule_AddFunctions(module, grad_mode_functions) < 0 ||
       PyModule_AddFunctions(module, autograd_functions) < 0 || !init_node_type(module) ||
       PyModule_AddFunctions(module, storage_bytes_functions) < 0 ||
+      PyModule_AddFunctions(module, dtype_functions) < 0 ||
+      PyModule_AddFunctions(module, print_options_functions) < 0 ||
       !init_dtype_type(module) || !init_device_type(module) || !init_tensor_type(module) ||
       !init_return_types(module) || !init_operators(module) ||
       PyModule_AddIntConstant(module, "_has_cuda", WICK_WITH_CUDA) < 0 ||

@@ -9,11 +9,13 @@
 // the right operand of an op that commutes, the operands swap (2 * x is
 // mul(x, 2)); otherwise (2 - x) the left one becomes a tensor as wick.tensor()
 // makes it: a Python number becomes a 0-d tensor, which promotes as the
-// number would (Note [Wrapped numbers]). The ops are looked up by name once,
-// when the module is made.
+// number would (Note [Wrapped numbers]); a float takes the dtype of a floating
+// tensor on the right, so that 0.1 - x loses no digit of 0.1 (left_operand).
+// The ops are looked up by name once, when the module is made.
 #include "operators.h"
 
 #include "arg_parser.h"
+#include "dtype_object.h"
 #include "tensor_type.h"
 
 namespace wick {
@@ -42,6 +44,7 @@ PyObject* methods[kNumBinary];
 PyObject* unary_functions[kNumUnary];
 PyObject* compare_functions[kNumCompare];
 PyObject* tensor_function;  // wick._C.tensor
+PyObject* dtype_kwnames;    // ("dtype",)
 
 PyObject* call(PyObject* fn, PyObject* a, PyObject* b) {
   PyObject* args[2] = {a, b};
@@ -50,12 +53,24 @@ PyObject* call(PyObject* fn, PyObject* a, PyObject* b) {
 
 constexpr bool commutes(Binary op) { return op == Add || op == Mul || op == And || op == Or || op == Xor; }
 
+// The left operand of an op that does not commute, the tensor `b` being on the right (0.1 - x), as a 0-d
+// tensor: a Python float in b's dtype where that is floating, so that none of its digits is lost (0.1 in
+// float32 would make 0.1 - x inexact for a float64 x) and it promotes as the wrapped number would; anything
+// else as wick.tensor() makes it.
+PyObject* left_operand(PyObject* a, PyObject* b) {
+  if (PyFloat_Check(a) && is_tensor(b) && is_floating(unpack_tensor(b).dtype())) {
+    PyObject* args[2] = {a, dtype_object(unpack_tensor(b).dtype())};
+    return PyObject_Vectorcall(tensor_function, args, 1, dtype_kwnames);
+  }
+  return PyObject_CallOneArg(tensor_function, a);
+}
+
 template <Binary op>
 PyObject* binary(PyObject* a, PyObject* b) {
   if (is_tensor(a)) return call(functions[op], a, b);
   // 2 * x is mul(x, 2): exactly the same result, with 2 a wrapped number, and no tensor made for it.
   if (commutes(op) && number_kind(a) != NumberKind::None) return call(functions[op], b, a);
-  PyObject* left = PyObject_CallOneArg(tensor_function, a);  // the tensor is on the right
+  PyObject* left = left_operand(a, b);
   if (!left) return nullptr;
   PyObject* result = call(functions[op], left, b);
   Py_DECREF(left);
@@ -148,7 +163,8 @@ bool init_operators(PyObject* module) {
   for (int i = 0; i < kNumCompare; ++i) {
     if (!lookup(module, kCompareNames[i], &compare_functions[i])) return false;
   }
-  return lookup(module, "tensor", &tensor_function);
+  dtype_kwnames = Py_BuildValue("(s)", "dtype");
+  return dtype_kwnames && lookup(module, "tensor", &tensor_function);
 }
 
 }  // namespace python

@@ -47,7 +47,7 @@ Category number_category(PyObject* obj) {
 // The dtype a number gives nested data, as PyTorch infers it: a NumPy scalar's own, else bool,
 // int64 or the default float by its kind.
 DType number_dtype(PyObject* obj, Category cat) {
-  const DType by_kind = cat == kBool ? DType::Bool : cat == kInt ? DType::Int64 : kDefaultFloat;
+  const DType by_kind = cat == kBool ? DType::Bool : cat == kInt ? DType::Int64 : default_float();
   if (PyBool_Check(obj) || PyLong_CheckExact(obj) || PyFloat_CheckExact(obj)) return by_kind;
   return numpy_scalar_dtype(obj).value_or(by_kind);
 }
@@ -85,7 +85,7 @@ class NestedData {
 
   IntArrayRef shape() const { return shape_; }
   // The dtype PyTorch infers: its elements' promoted together, the default float for none.
-  DType natural_dtype() const { return dtype_.value_or(kDefaultFloat); }
+  DType natural_dtype() const { return dtype_.value_or(default_float()); }
 
   // Writes the elements, in order, into `result`: contiguous, on the CPU, of `shape()`.
   template <typename T>

@@ -27,7 +27,7 @@ PyTypeObject* tensor_class = &TensorBaseType;
 namespace {
 
 PyObject* tensor_new(PyTypeObject* type, PyObject* args, PyObject* kwargs) {
-  return guarded(nullptr, [&] { return legacy_new(type, kDefaultFloat, args, kwargs); });
+  return guarded(nullptr, [&] { return legacy_new(type, default_float(), args, kwargs); });
 }
 
 // See Note [Python object slot]. Called when Python drops its last reference:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 from typing import Dict
 
-from codegen.expressions import EXPRESSION_CALLS
+from codegen.expressions import EXPRESSION_CALLS, PREDICATES
 
 _BINARY = {ast.Div: "/", ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^"}
 # Operators whose C++ meaning differs from Python's become calls into wick/math.h: integer + - *
@@ -61,5 +61,7 @@ def _emit(node: ast.AST) -> str:
 
 
 def _is_bool(node: ast.AST) -> bool:
+    """Whether `node` is a bool already: a comparison, a logical operator or a predicate of wick/math.h."""
     return isinstance(node, (ast.Compare, ast.BoolOp)) or (isinstance(node, ast.UnaryOp)
-                                                           and isinstance(node.op, ast.Not))
+                                                           and isinstance(node.op, ast.Not)) or (
+        isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in PREDICATES)

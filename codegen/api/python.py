@@ -65,8 +65,8 @@ OUT_TUPLE_PARAM = Param("out", OptionalType(BaseType(BaseTy.object)), "None", kw
 # What the wick package defines in Python the model refuses (codegen/names.py).
 _ANNOTATIONS: FrozenSet[str] = frozenset({
     "Any", "Optional", "Sequence", "Tuple", "Union", "overload", "property", "Tensor", "TensorBase", "_T",
-    "_Number", "_int", "_float", "_bool", "_str", "_dtype", "_device", "_DeviceLike", "_Size", "_IndexItem", "_Index",
-    "Dict", "_return_types", "_named_tuples",
+    "_Number", "_int", "_float", "_bool", "_str", "_dtype", "_DTypeLike", "_device", "_DeviceLike", "_Size",
+    "_IndexItem", "_Index", "Dict", "_return_types", "_named_tuples",
 })
 RESERVED_METHODS: FrozenSet[str] = _ANNOTATIONS | {
     "shape", "dtype", "device", "ndim", "is_cuda", "itemsize", "_base",

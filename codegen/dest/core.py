@@ -122,7 +122,7 @@ def emit(decls: List[Declaration], layout: Layout) -> Dict[str, str]:
                                detail=[fn for fn in header_fns if fn.in_detail],
                                structured=any(fn.in_detail for fn in header_fns))
     shard_bodies = layout.by_shard(bodies, lambda body: body[0].decl.name)
-    pointwise = [d for d in decls if isinstance(d.impl, Pointwise)]
+    pointwise = [d for d in decls if d.owns_kernels]
     for s, shard_pointwise in enumerate(layout.by_shard(pointwise, lambda d: d.name)):
         includes = sorted({op_header(fn.decl.cpp_name)[len("include/"):] for fn, _ in shard_bodies[s]})
         files[ops_unit(s)] = render("ops.cpp.j2", shard=s, bodies=shard_bodies[s], max_operands=MAX_OPERANDS,

@@ -74,7 +74,7 @@ def emit(decls: List[Declaration], layout: Layout) -> Dict[str, str]:
     # shard that support the dtype, so editing an op rewrites the files of its dtypes alone.
     # The copy kernels go to shard 0: units of their own would each pay the fixed cost of a
     # unit (nvcc's above all) for one instantiation.
-    pointwise = [d for d in decls if isinstance(d.impl, Pointwise)]
+    pointwise = [d for d in decls if d.owns_kernels]
     files = {}
     for s, ops in enumerate(layout.by_shard(pointwise, lambda d: d.name)):
         for t in layout.kernel_dtypes:

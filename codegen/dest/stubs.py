@@ -26,7 +26,7 @@ from codegen.schema import (DTYPES, TENSOR, TUPLE_FIELD_TYPES, BaseTy, BaseType,
 # and a Tensor[] result a Tuple[Tensor, ...].
 _PARAM: Dict[BaseTy, str] = {
     BaseTy.Tensor: "TensorBase", BaseTy.Scalar: "_Number", BaseTy.int: "_int", BaseTy.float: "_float",
-    BaseTy.bool: "_bool", BaseTy.ScalarType: "_dtype", BaseTy.Device: "_DeviceLike", BaseTy.object: "Any",
+    BaseTy.bool: "_bool", BaseTy.ScalarType: "_DTypeLike", BaseTy.Device: "_DeviceLike", BaseTy.object: "Any",
     BaseTy.str: "_str",
 }
 _LIST: Dict[Type, str] = {

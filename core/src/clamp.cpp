@@ -24,7 +24,7 @@ class Promotion {
   }
   void add(const Tensor& t) { add(t.dtype(), t.sizes()); }
   void add(const Scalar& s) {
-    const DType d = is_floating(s.natural_dtype()) ? kDefaultFloat : s.natural_dtype();
+    const DType d = is_floating(s.natural_dtype()) ? default_float() : s.natural_dtype();
     wrapped_ = wrapped_ ? promote_types(*wrapped_, d) : d;
   }
   DType dtype() const { return *combine(dimensioned_, combine(zero_dim_, wrapped_)); }

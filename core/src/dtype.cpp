@@ -1,11 +1,23 @@
 // core/src/dtype.cpp: dtype names, sizes and PyTorch's promotion table.
 #include "wick/dtype.h"
 
+#include <atomic>
 #include <limits>
 
 #include "wick/error.h"
 
 namespace wick {
+
+namespace {
+std::atomic<DType> g_default_float{DType::Float32};
+}  // namespace
+
+DType default_float() { return g_default_float.load(std::memory_order_relaxed); }
+
+void set_default_float(DType d) {
+  WICK_CHECK_TYPE(is_floating(d), "only floating-point types are supported as the default type");
+  g_default_float.store(d, std::memory_order_relaxed);
+}
 
 const char* dtype_name(DType d) {
   static constexpr const char* kNames[kNumDTypes] = {

@@ -140,7 +140,7 @@ void fill_normal(Tensor& t) {
 // rand or randn: check the dtype and the device, fill a contiguous CPU tensor, move it to the device.
 Tensor random(IntArrayRef size, std::optional<DType> dtype, std::optional<Device> device,
               void (*fill)(Tensor&)) {
-  const DType d = dtype.value_or(kDefaultFloat);
+  const DType d = dtype.value_or(default_float());
   WICK_CHECK_TYPE(is_floating(d), "expected a floating-point dtype, got ", dtype_name(d));
   const Device target = resolve(device);
   Tensor values = empty(size, d, kCPU);
@@ -256,7 +256,7 @@ Tensor random_like(const Tensor& self, std::optional<DType> dtype, std::optional
 }  // namespace
 
 Tensor empty(IntArrayRef size, std::optional<DType> dtype, std::optional<Device> device) {
-  const DType d = dtype.value_or(kDefaultFloat);
+  const DType d = dtype.value_or(default_float());
   const int64_t numel = checked_numel(size);
   if (numel > int64_t(SIZE_MAX / 2) / itemsize(d)) {
     throw OutOfMemoryError("the size " + shape_str(size) + " needs more bytes than memory can hold");
@@ -274,7 +274,7 @@ Tensor ones(IntArrayRef size, std::optional<DType> dtype, std::optional<Device> 
 }
 
 Tensor full(IntArrayRef size, const Scalar& fill_value, std::optional<DType> dtype, std::optional<Device> device) {
-  const DType natural = fill_value.is_floating_point() ? kDefaultFloat : fill_value.natural_dtype();
+  const DType natural = fill_value.is_floating_point() ? default_float() : fill_value.natural_dtype();
   return fill_(empty(size, dtype.value_or(natural), device), fill_value);
 }
 
@@ -285,7 +285,7 @@ Tensor full(IntArrayRef size, const Scalar& fill_value, std::optional<DType> dty
 Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step, std::optional<DType> dtype,
               std::optional<Device> device) {
   const bool any_float = start.is_floating_point() || end.is_floating_point() || step.is_floating_point();
-  const DType d = dtype.value_or(any_float ? kDefaultFloat : DType::Int64);
+  const DType d = dtype.value_or(any_float ? default_float() : DType::Int64);
   WICK_CHECK_TYPE(d != DType::Bool, "not implemented for 'Bool'");  // as PyTorch
   const DType acc = !is_floating(d) ? DType::Int64 : itemsize(d) == 2 ? DType::Float32 : DType::Float64;
   const Scalar first = checked_convert(start, acc), last = checked_convert(end, acc), by = checked_convert(step, acc);
@@ -362,7 +362,7 @@ namespace {
 Tensor spaced_output(const Scalar& start, const Scalar& end, int64_t steps,
                      std::optional<DType> dtype) {
   WICK_CHECK_VALUE(steps >= 0, "number of steps must be non-negative, got ", steps);
-  const DType d = dtype.value_or(kDefaultFloat);
+  const DType d = dtype.value_or(default_float());
   WICK_CHECK_TYPE(d != DType::Bool, "not implemented for 'Bool'");
   check_convertible(start, d);  // they are values of the dtype first
   check_convertible(end, d);
@@ -412,7 +412,7 @@ Tensor logspace(const Scalar& start, const Scalar& end, int64_t steps, double ba
 Tensor eye(int64_t n, int64_t m, std::optional<DType> dtype, std::optional<Device> device) {
   WICK_CHECK_VALUE(n >= 0, "n must be greater or equal to 0, got ", n);
   WICK_CHECK_VALUE(m >= 0, "m must be greater or equal to 0, got ", m);
-  Tensor out = zeros({n, m}, dtype.value_or(kDefaultFloat), kCPU);
+  Tensor out = zeros({n, m}, dtype.value_or(default_float()), kCPU);
   dispatch(out.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     T* p = out.data<T>();

@@ -23,7 +23,7 @@ bool is_legacy_empty(const Tensor& t) { return t.dim() == 1 && t.numel() == 0; }
 
 // The dtype the tensors promote to; they must be a non-empty list, on one device.
 DType promoted(TensorListRef tensors) {
-  WICK_CHECK_VALUE(!tensors.empty(), "expected a non-empty list of Tensors");
+  WICK_CHECK(!tensors.empty(), "expected a non-empty list of Tensors");  // a RuntimeError, as in PyTorch
   WICK_CHECK_VALUE(tensors[0].defined(), "expected a Tensor at position 0, got None");
   DType dtype = tensors[0].dtype();
   for (size_t i = 1; i < tensors.size(); ++i) {

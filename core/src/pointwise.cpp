@@ -27,7 +27,7 @@ DType result_type(ArrayRef<Operand> inputs) {
   std::optional<DType> dimensioned, zero_dim, wrapped;
   for (const Operand& in : inputs) {
     DType d = in.scalar ? in.scalar->natural_dtype() : in.tensor->dtype();
-    if (in.scalar && is_floating(d)) d = kDefaultFloat;
+    if (in.scalar && is_floating(d)) d = default_float();
     std::optional<DType>* slot = in.scalar ? &wrapped : in.tensor->dim() == 0 ? &zero_dim : &dimensioned;
     *slot = *slot ? promote_types(**slot, d) : d;
   }
@@ -161,7 +161,7 @@ void run_general(const PointwiseOp& op, const Tensor& given, OutMode mode, Array
   // Dtypes.
   const DType common = inputs.empty() ? given.dtype() : result_type(inputs);
   DType compute = common;
-  if (op.promotion == Promotion::IntToFloat && !is_floating(compute)) compute = kDefaultFloat;
+  if (op.promotion == Promotion::IntToFloat && !is_floating(compute)) compute = default_float();
   const DType result_dtype = op.result == ResultDType::Bool ? DType::Bool : compute;
   check_call(op, inputs, scalars, compute);
 

@@ -1,5 +1,6 @@
 // core/src/reduce_moments.cpp: var, std, norm, logsumexp (Note [Reduction units] in reducers.h).
 #include "reducers.h"
+#include "wick/ops/to.h"
 
 namespace wick {
 namespace {
@@ -71,16 +72,16 @@ Tensor norm(const Tensor& self, const Scalar& p, OptionalIntArrayRef dim, bool k
 // Two passes, as PyTorch: the max m of each group, then m + log(sum(exp(x - m))), with m
 // taken as 0 where it is infinite so that x - m is never inf - inf.
 Tensor logsumexp(const Tensor& self, IntArrayRef dim, bool keepdim) {
+  // Integer and bool inputs give the default float dtype.
+  if (!is_floating(self.dtype())) return logsumexp(to(self, default_float()), dim, keepdim);
   const Reduction r = plan(self, dim, keepdim);
-  return dispatch(self.dtype(), [&](auto tag) {
+  return dispatch_floating(self.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    // Integer and bool inputs give the default float dtype.
-    using Out = std::conditional_t<std::is_floating_point_v<opmath_t<T>>, T, cpp_type_of<kDefaultFloat>::type>;
     std::vector<double> shifts(size_t(r.groups));
     detail::reduce_groups<T>(self, r, extreme_of<T, true>(unchanged, [](auto m) {
       return std::isinf(double(m)) ? 0.0 : double(m);
     }), shifts.data());
-    return reduce_into_new<T>(self, r, float_fold<T>(shifts.data(), 0.0, std::plus<>(), Mapped<FoldMap::kExp>{}, [](double s, double shift) { return cast<Out>(std::log(s) + shift); }));
+    return reduce_into_new<T>(self, r, float_fold<T>(shifts.data(), 0.0, std::plus<>(), Mapped<FoldMap::kExp>{}, [](double s, double shift) { return cast<T>(std::log(s) + shift); }));
   });
 }
 

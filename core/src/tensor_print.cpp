@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <mutex>
 #include <vector>
 
 #include "wick/autograd/variable.h"
@@ -18,26 +19,27 @@
 namespace wick {
 namespace {
 
-constexpr int64_t kThreshold = 1000;  // more elements than this are summarised with "..."
-constexpr int64_t kEdgeItems = 3;
-constexpr int64_t kLineWidth = 80;
 constexpr int64_t kSkipped = -1;  // where "..." stands among the offsets of a dim's elements
 
-std::string printf_double(const char* format, double v) {
-  char buf[512];  // %.4f of the largest double is 314 characters
-  std::snprintf(buf, sizeof buf, format, v);
-  return buf;
+std::mutex g_options_mutex;
+PrintOptions g_options;
+
+// v printed by the printf `format` ("%.*f" or "%.*e") with `precision` digits, however many that makes.
+std::string printf_double(const char* format, int precision, double v) {
+  const int n = std::snprintf(nullptr, 0, format, precision, v);
+  std::string out(size_t(std::max(n, 0)) + 1, '\0');
+  std::snprintf(out.data(), out.size(), format, precision, v);
+  out.pop_back();
+  return out;
 }
 
-// The elements that are shown, as PyTorch chooses them: when a tensor has more than kThreshold
-// elements, each dim longer than 2 * kEdgeItems keeps its first and last kEdgeItems.
-Tensor shown_part(const Tensor& t, bool summarise) {
+// The elements that are shown, as PyTorch chooses them: when a tensor has more than `threshold`
+// elements, each dim longer than 2 * edgeitems keeps its first and last edgeitems.
+Tensor shown_part(const Tensor& t, bool summarise, int64_t edge) {
   Tensor part = t;
   for (int64_t d = 0; summarise && d < t.dim(); ++d) {
     const int64_t n = t.size(d);
-    if (n > 2 * kEdgeItems) {
-      part = cat({narrow(part, d, 0, kEdgeItems), narrow(part, d, n - kEdgeItems, kEdgeItems)}, d);
-    }
+    if (n > 2 * edge) part = cat({narrow(part, d, 0, edge), narrow(part, d, n - edge, edge)}, d);
   }
   return part;
 }
@@ -46,12 +48,13 @@ Tensor shown_part(const Tensor& t, bool summarise) {
 // floating dtypes, int64 for the others. Only those are copied, however large the tensor.
 class Values {
  public:
-  Values(const Tensor& t, bool summarise)
+  Values(const Tensor& t, const PrintOptions& options)
       : floating_(is_floating(t.dtype())),
         boolean_(t.dtype() == DType::Bool),
-        summarise_(summarise),
+        summarise_(double(t.numel()) > options.threshold),
+        edge_(options.edgeitems),
         sizes_(t.sizes().begin(), t.sizes().end()),
-        host_(contiguous(to(shown_part(t, summarise), kCPU, floating_ ? DType::Float64 : DType::Int64))),
+        host_(contiguous(to(shown_part(t, summarise_, edge_), kCPU, floating_ ? DType::Float64 : DType::Int64))),
         strides_(contiguous_strides(host_.sizes())) {}
 
   bool floating() const { return floating_; }
@@ -63,12 +66,13 @@ class Values {
   // "..." goes.
   std::vector<int64_t> shown(int64_t d) const {
     const int64_t n = sizes_[size_t(d)], stride = strides_[size_t(d)];
-    const bool skip = summarise_ && n > 2 * kEdgeItems;
+    const bool skip = summarise_ && n > 2 * edge_;
     std::vector<int64_t> steps;
-    for (int64_t i = 0; i < (skip ? 2 * kEdgeItems : n); ++i) {
-      if (skip && i == kEdgeItems) steps.push_back(kSkipped);
+    for (int64_t i = 0; i < (skip ? 2 * edge_ : n); ++i) {
+      if (skip && i == edge_) steps.push_back(kSkipped);
       steps.push_back(i * stride);
     }
+    if (skip && edge_ == 0) steps.push_back(kSkipped);
     return steps;
   }
 
@@ -89,6 +93,7 @@ class Values {
   bool floating_;
   bool boolean_;
   bool summarise_;
+  int64_t edge_;
   DimVector sizes_;
   Tensor host_;
   DimVector strides_;
@@ -97,7 +102,7 @@ class Values {
 // One format for every element, so that columns line up.
 class Formatter {
  public:
-  explicit Formatter(const Values& v) : values_(v) {
+  Formatter(const Values& v, const PrintOptions& options) : values_(v), precision_(int(options.precision)) {
     std::vector<double> finite;
     if (v.floating()) {
       for (int64_t i = 0; i < v.numel(); ++i) {
@@ -114,11 +119,13 @@ class Formatter {
       }
       if (hi > 0) sci_ = hi / lo > 1000.0 || hi > 1e8 || (!int_mode_ && lo < 1e-4);
     }
-    // As in PyTorch, nan and inf do not widen the columns of a float tensor.
+    // As in PyTorch, nan and inf do not widen the columns of a float tensor, and the columns are as wide as the
+    // format chosen by the values makes them: a forced sci_mode changes the format, not the width.
     width_ = 1;
     for (int64_t i = 0; i < v.numel(); ++i) {
       if (!v.floating() || std::isfinite(v.real(i))) width_ = std::max(width_, int64_t(plain(i).size()));
     }
+    sci_ = options.sci_mode.value_or(sci_);
   }
 
   int64_t width() const { return width_; }
@@ -132,10 +139,12 @@ class Formatter {
     if (!values_.floating()) return values_.str(i, "");
     const double v = values_.real(i);
     if (!std::isfinite(v)) return values_.str(i, "");
-    return sci_ ? printf_double("%.4e", v) : int_mode_ ? printf_double("%.0f", v) + "." : printf_double("%.4f", v);
+    return sci_ ? printf_double("%.*e", precision_, v) : int_mode_ ? printf_double("%.*f", 0, v) + "."
+                                                                  : printf_double("%.*f", precision_, v);
   }
 
   const Values& values_;
+  int precision_;
   bool sci_ = false;
   bool int_mode_ = true;
   int64_t width_;
@@ -148,7 +157,8 @@ std::string join(const std::vector<std::string>& parts, const std::string& separ
   return out;
 }
 
-std::string format(const Values& v, const Formatter& fmt, int64_t d, int64_t offset, int64_t indent) {
+std::string format(const Values& v, const Formatter& fmt, int64_t d, int64_t offset, int64_t indent,
+                   int64_t linewidth) {
   const int64_t dims = v.dim() - d;
   if (dims == 0) return fmt.format(offset);
   std::vector<std::string> parts;
@@ -156,12 +166,12 @@ std::string format(const Values& v, const Formatter& fmt, int64_t d, int64_t off
     if (step == kSkipped) {
       parts.push_back(dims == 1 ? " ..." : "...");
     } else {
-      parts.push_back(format(v, fmt, d + 1, offset + step, indent + 1));
+      parts.push_back(format(v, fmt, d + 1, offset + step, indent + 1, linewidth));
     }
   }
   const std::string margin(size_t(indent + 1), ' ');
   if (dims > 1) return "[" + join(parts, "," + std::string(size_t(dims - 1), '\n') + margin) + "]";
-  const size_t per_line = size_t(std::max<int64_t>(1, (kLineWidth - indent) / (fmt.width() + 2)));
+  const size_t per_line = size_t(std::max<int64_t>(1, (linewidth - indent) / (fmt.width() + 2)));
   std::vector<std::string> lines;
   for (size_t k = 0; k < parts.size(); k += per_line) lines.push_back(join(parts, ", ", k, k + per_line));
   return "[" + join(lines, ",\n" + margin) + "]";
@@ -169,17 +179,36 @@ std::string format(const Values& v, const Formatter& fmt, int64_t d, int64_t off
 
 }  // namespace
 
+PrintOptions print_options() {
+  std::lock_guard<std::mutex> lock(g_options_mutex);
+  return g_options;
+}
+
+void set_print_options(const PrintOptions& options) {
+  WICK_CHECK_VALUE(options.precision >= 0 && options.precision <= 1000, "precision must be in [0, 1000], got ",
+                   options.precision);
+  // Bounded so that 2 * edgeitems, the elements a summarised dim keeps, cannot overflow.
+  WICK_CHECK_VALUE(options.edgeitems >= 0 && options.edgeitems <= (int64_t(1) << 40),
+                   "edgeitems must be in [0, 2**40], got ", options.edgeitems);
+  WICK_CHECK_VALUE(options.linewidth >= 1, "linewidth must be positive, got ", options.linewidth);
+  WICK_CHECK_VALUE(!std::isnan(options.threshold), "threshold must be a number, got nan");
+  std::lock_guard<std::mutex> lock(g_options_mutex);
+  g_options = options;
+}
+
 std::string tensor_repr(const Tensor& t) {
   if (!t.defined()) return "tensor(undefined)";
   const std::string prefix = "tensor(";
-  std::vector<std::string> parts;
+  const PrintOptions options = print_options();
+  std::string out = prefix;
   if (t.numel() == 0) {
-    parts.push_back("[]");
+    out += "[]";
   } else {
-    const Values values(t, t.numel() > kThreshold);
-    const Formatter fmt(values);
-    parts.push_back(format(values, fmt, 0, 0, int64_t(prefix.size())));
+    const Values values(t, options);
+    const Formatter fmt(values, options);
+    out += format(values, fmt, 0, 0, int64_t(prefix.size()), options.linewidth);
   }
+  std::vector<std::string> parts;
   if (t.numel() == 0 && t.dim() != 1) {
     std::vector<std::string> sizes;
     for (int64_t s : t.sizes()) sizes.push_back(std::to_string(s));
@@ -187,8 +216,8 @@ std::string tensor_repr(const Tensor& t) {
   }
   if (!t.device().is_cpu()) parts.push_back("device='" + t.device().str() + "'");
   const DType d = t.dtype();
-  const bool default_dtype = d == DType::Float32 || d == DType::Int64 || d == DType::Bool;
-  if (!default_dtype || (t.numel() == 0 && d != DType::Float32)) {
+  const bool default_dtype = d == default_float() || d == DType::Int64 || d == DType::Bool;
+  if (!default_dtype || (t.numel() == 0 && d != default_float())) {
     parts.push_back(std::string("dtype=wick.") + dtype_name(d));
   }
   if (const auto fn = autograd::grad_fn(t)) {
@@ -196,7 +225,22 @@ std::string tensor_repr(const Tensor& t) {
   } else if (autograd::requires_grad(t)) {
     parts.push_back("requires_grad=True");
   }
-  return prefix + join(parts, ", ") + ")";
+  // Each suffix goes on the last line while the line stays within linewidth, else on a line of its own,
+  // indented under the values (PyTorch's rule, counting as it counts).
+  // The length of the last line as PyTorch reckons it: len(s) - s.rfind("\n") + 1, rfind giving -1 for none.
+  const size_t newline = out.rfind('\n');
+  int64_t line = int64_t(out.size()) - (newline == std::string::npos ? -1 : int64_t(newline)) + 1;
+  for (const std::string& part : parts) {
+    const int64_t size = int64_t(part.size());
+    if (line + size + 2 > options.linewidth) {
+      out += ",\n" + std::string(prefix.size(), ' ') + part;
+      line = int64_t(prefix.size()) + size;
+    } else {
+      out += ", " + part;
+      line += size + 2;
+    }
+  }
+  return out + ")";
 }
 
 std::ostream& operator<<(std::ostream& os, const Tensor& t) { return os << tensor_repr(t); }

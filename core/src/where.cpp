@@ -20,23 +20,35 @@ Tensor bool_condition(const Tensor& condition) {
   return condition;
 }
 
+// Each form calls the same form of the _s_where kernel (Note [Structured ops] in wick/structured.h).
+template <typename Self, typename Other>
+Tensor where_of(const Tensor& condition, const Self& self, const Other& other) {
+  return _s_where(bool_condition(condition), self, other);
+}
+
+template <typename Self, typename Other>
+const Tensor& where_out_of(const Tensor& out, const Tensor& condition, const Self& self, const Other& other) {
+  return _s_where_out(out, bool_condition(condition), self, other);
+}
+
 }  // namespace
 
-// Each form calls the same form of the _s_where kernel (Note [Structured ops] in wick/structured.h).
-Tensor where(const Tensor& condition, const Tensor& self, const Tensor& other) {
-  return _s_where(bool_condition(condition), self, other);
-}
+Tensor where(const Tensor& c, const Tensor& self, const Tensor& other) { return where_of(c, self, other); }
+Tensor where(const Tensor& c, const Tensor& self, const Scalar& other) { return where_of(c, self, other); }
+Tensor where(const Tensor& c, const Scalar& self, const Tensor& other) { return where_of(c, self, other); }
+Tensor where(const Tensor& c, const Scalar& self, const Scalar& other) { return where_of(c, self, other); }
 
-Tensor where(const Tensor& condition, const Tensor& self, const Scalar& other) {
-  return _s_where(bool_condition(condition), self, other);
+const Tensor& where_out(const Tensor& out, const Tensor& c, const Tensor& self, const Tensor& other) {
+  return where_out_of(out, c, self, other);
 }
-
-const Tensor& where_out(const Tensor& out, const Tensor& condition, const Tensor& self, const Tensor& other) {
-  return _s_where_out(out, bool_condition(condition), self, other);
+const Tensor& where_out(const Tensor& out, const Tensor& c, const Tensor& self, const Scalar& other) {
+  return where_out_of(out, c, self, other);
 }
-
-const Tensor& where_out(const Tensor& out, const Tensor& condition, const Tensor& self, const Scalar& other) {
-  return _s_where_out(out, bool_condition(condition), self, other);
+const Tensor& where_out(const Tensor& out, const Tensor& c, const Scalar& self, const Tensor& other) {
+  return where_out_of(out, c, self, other);
+}
+const Tensor& where_out(const Tensor& out, const Tensor& c, const Scalar& self, const Scalar& other) {
+  return where_out_of(out, c, self, other);
 }
 
 }  // namespace wick

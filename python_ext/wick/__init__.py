@@ -15,12 +15,21 @@ from wick._C import __version__, from_dlpack, from_numpy, get_num_threads, set_n
 from wick.serialization import load, save
 from wick.functional import (atleast_1d, atleast_2d, atleast_3d, broadcast_shapes, broadcast_tensors,
                              broadcast_to, is_complex, is_floating_point, is_tensor, meshgrid)
+from wick.type_info import *  # noqa: F401,F403
+from wick.shape_functions import *  # noqa: F401,F403
+from wick.reduction_functions import *  # noqa: F401,F403
+from wick.contractions import *  # noqa: F401,F403
+from wick.sampling import *  # noqa: F401,F403
+from wick.printing import set_printoptions  # noqa: F401
+from wick import type_info as _type_info, shape_functions as _shape_functions
+from wick import reduction_functions as _reduction_functions, contractions as _contractions
+from wick import sampling as _sampling
 from wick.safetensors import load_file, save_file
 from wick.autograd import (enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad,
                            set_grad_enabled)
 from wick._legacy import *  # noqa: F401,F403  (FloatTensor, LongTensor, ...)
 from wick import autograd, backends, cuda  # noqa: F401
-from wick import nn, optim  # noqa: F401
+from wick import linalg, nn, optim  # noqa: F401
 from wick import return_types  # noqa: F401
 
 # Every declared function (declarations/*.yaml with `variants: [function]`).
@@ -36,5 +45,7 @@ __all__ = ["Tensor", "dtype", "device", "from_dlpack", "from_numpy", "get_num_th
            "save", "load", "save_file", "load_file", "no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled",
            "inference_mode", "is_inference_mode_enabled", "is_tensor", "is_floating_point", "is_complex",
            "broadcast_shapes", "broadcast_tensors", "broadcast_to", "atleast_1d", "atleast_2d", "atleast_3d",
-           "meshgrid",
+           "meshgrid", "set_printoptions",
+           *_type_info.__all__, *_shape_functions.__all__, *_reduction_functions.__all__, *_contractions.__all__,
+           *_sampling.__all__,
            *_FUNCTIONS]

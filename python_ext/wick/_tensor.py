@@ -1,7 +1,8 @@
 """wick.Tensor: the C type wick._C.TensorBase, plus what is easiest said in Python."""
 import warnings
 
-from wick import _C, autograd, serialization
+from wick import _C, autograd, contractions, reduction_functions, sampling, serialization, shape_functions
+from wick._arguments import _tensor
 
 
 class Tensor(_C.TensorBase):
@@ -33,6 +34,18 @@ class Tensor(_C.TensorBase):
     def __int__(self):
         return int(self.item())
 
+    def __index__(self):
+        if self.dtype.is_floating_point or self.numel() != 1:
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return int(self.item())  # a bool tensor indexes as 0 or 1
+
+    def __format__(self, format_spec):
+        # As PyTorch: a 0-d tensor formats as its number (f"{x:.2f}"); any other tensor, and a subclass's, only
+        # with an empty spec, as its str().
+        if self.dim() == 0 and type(self) is Tensor:
+            return self.item().__format__(format_spec)
+        return object.__format__(self, format_spec)
+
     def __iter__(self):
         if self.dim() == 0:
             raise TypeError("iteration over a 0-d tensor")
@@ -49,6 +62,15 @@ class Tensor(_C.TensorBase):
         """is_complex() -> bool: whether the dtype is a complex one; wick has none yet."""
         return False
 
+    def is_signed(self):
+        """is_signed() -> bool: whether the dtype holds negative numbers (all but bool and uint8)."""
+        return self.dtype.is_signed
+
+    def where(self, condition, other):
+        """where(condition, other) -> Tensor: wick.where(condition, self, other), with other a tensor."""
+        _tensor("where", "condition", 1, condition)
+        return _C.where(condition, self, _tensor("where", "other", 2, other))
+
     def element_size(self):
         """element_size() -> int: the size of one element, in bytes."""
         return self.dtype.itemsize
@@ -62,24 +84,38 @@ class Tensor(_C.TensorBase):
         return self.permute(tuple(range(self.dim() - 1, -1, -1)))
 
     @property
+    def H(self):
+        """This matrix (2-D only) conjugated and transposed: a view, the same as T for wick's real dtypes."""
+        if self.dim() != 2:
+            raise RuntimeError(f"tensor.H is only supported on matrices (2-D tensors). Got {self.dim()}-D tensor."
+                               + (" For batches of matrices, consider using tensor.mH" if self.dim() > 2 else ""))
+        return self.transpose(0, 1)
+
+    @property
     def mT(self):
         """The matrices of this tensor transposed: a view with the last two dims swapped."""
-        if self.dim() < 2:
-            raise RuntimeError(f"tensor.mT is only supported on matrices or batches of matrices. Got {self.dim()}-D "
-                               "tensor.")
-        return self.transpose(-2, -1)
+        return _transposed_matrices(self, "mT")
+
+    @property
+    def mH(self):
+        """The matrices of this tensor conjugated and transposed: a view, the same as mT for wick's real dtypes."""
+        return _transposed_matrices(self, "mH")
+
+    def adjoint(self):
+        """adjoint() -> Tensor: the matrices conjugated and transposed, as tensor.mH."""
+        return _transposed_matrices(self, "adjoint()")
 
     def view_as(self, other):
         """view_as(other) -> Tensor: self.view(other.size())."""
-        return self.view(_other_tensor("view_as", other).shape)
+        return self.view(_tensor("view_as", "other", 1, other).shape)
 
     def reshape_as(self, other):
         """reshape_as(other) -> Tensor: self.reshape(other.size())."""
-        return self.reshape(_other_tensor("reshape_as", other).shape)
+        return self.reshape(_tensor("reshape_as", "other", 1, other).shape)
 
     def type_as(self, other):
         """type_as(other) -> Tensor: this tensor in other's dtype and on its device (itself when both match)."""
-        return self.to(_other_tensor("type_as", other))
+        return self.to(_tensor("type_as", "other", 1, other))
 
     # Tensors of this one's dtype and on its device unless told otherwise (PyTorch's Tensor.new_*).
     def new_empty(self, *size, dtype=None, device=None, requires_grad=False):
@@ -223,10 +259,13 @@ class Tensor(_C.TensorBase):
         return serialization._rebuild, (*serialization._reduce_tensor(self), cls), self.__dict__ or None
 
 
-def _other_tensor(name, other):
-    if not isinstance(other, _C.TensorBase):
-        raise TypeError(f"{name}(): argument 'other' (position 1) must be Tensor, not {type(other).__name__}")
-    return other
+def _transposed_matrices(tensor, name):
+    # mT, mH and adjoint(): PyTorch 1.13 also gives a 0-d tensor back unchanged (deprecated there); wick refuses
+    # it, as later PyTorch does.
+    if tensor.dim() < 2:
+        raise RuntimeError(f"tensor.{name} is only supported on matrices or batches of matrices. Got {tensor.dim()}-D "
+                           "tensor.")
+    return tensor.transpose(-2, -1)
 
 
 class RemovableHandle:
@@ -246,5 +285,10 @@ class RemovableHandle:
     def __exit__(self, *exc):
         self.remove()
 
+
+# Methods that are Python functions of the package with the tensor first: x.tile(dims) is wick.tile(x, dims).
+for _module in (shape_functions, reduction_functions, contractions, sampling):
+    for _name in _module.METHODS:
+        setattr(Tensor, _name, getattr(_module, _name))
 
 _C._set_tensor_class(Tensor)

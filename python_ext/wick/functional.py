@@ -7,6 +7,7 @@ import operator
 import warnings
 
 from wick import _C
+from wick._arguments import _tensor, _tensor_list
 
 __all__ = ["is_tensor", "is_floating_point", "is_complex", "broadcast_shapes", "broadcast_tensors", "broadcast_to",
            "atleast_1d", "atleast_2d", "atleast_3d", "meshgrid"]
@@ -17,28 +18,14 @@ def is_tensor(obj):
     return isinstance(obj, _C.TensorBase)
 
 
-def _tensor_argument(name, input):
-    if not is_tensor(input):
-        raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
-    return input
-
-
-def _tensor_list(name, tensors):
-    """tensors as a tuple, each checked to be a tensor (PyTorch's message for a tensor list)."""
-    for i, t in enumerate(tensors):
-        if not is_tensor(t):
-            raise TypeError(f"{name}(): expected Tensor as element {i} in argument 0, but got {type(t).__name__}")
-    return tuple(tensors)
-
-
 def is_floating_point(input):
     """is_floating_point(input) -> bool: whether input's dtype is a floating-point one."""
-    return _tensor_argument("is_floating_point", input).dtype.is_floating_point
+    return _tensor("is_floating_point", "input", 1, input).dtype.is_floating_point
 
 
 def is_complex(input):
     """is_complex(input) -> bool: whether input's dtype is a complex one; wick has none yet."""
-    _tensor_argument("is_complex", input)
+    _tensor("is_complex", "input", 1, input)
     return False
 
 
@@ -61,40 +48,40 @@ def broadcast_shapes(*shapes):
 def broadcast_tensors(*tensors):
     """broadcast_tensors(*tensors) -> tuple of Tensors: views of the tensors, all expanded to their broadcast
     shape."""
-    tensors = _tensor_list("broadcast_tensors", tensors)
+    tensors = _tensor_list(0, tensors)
     shape = broadcast_shapes(*(t.shape for t in tensors))
     return tuple(t.expand(shape) for t in tensors)
 
 
 def broadcast_to(input, size):
     """broadcast_to(input, size) -> Tensor: a view of input expanded to size, as input.expand(size)."""
-    return _tensor_argument("broadcast_to", input).expand(size)
+    return _tensor("broadcast_to", "input", 1, input).expand(size)
 
 
-def _each(name, tensors, at_least):
+def _each(tensors, at_least):
     """at_least applied to one tensor, or to each of several (given apart or as one sequence): a tuple then."""
     if len(tensors) == 1 and is_tensor(tensors[0]):
         return at_least(tensors[0])
     if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
         tensors = tensors[0]
-    return tuple(at_least(t) for t in _tensor_list(name, tensors))
+    return tuple(at_least(t) for t in _tensor_list(0, tensors))
 
 
 def atleast_1d(*tensors):
     """atleast_1d(*tensors): each tensor as a view of at least 1 dim (a 0-d one becomes of size 1)."""
-    return _each("atleast_1d", tensors, lambda t: t.reshape([1]) if t.dim() == 0 else t)
+    return _each(tensors, lambda t: t.reshape([1]) if t.dim() == 0 else t)
 
 
 def atleast_2d(*tensors):
     """atleast_2d(*tensors): each tensor as a view of at least 2 dims; new dims go first."""
-    return _each("atleast_2d", tensors, lambda t: t.reshape([1] * (2 - t.dim()) + list(t.shape)) if t.dim() < 2 else t)
+    return _each(tensors, lambda t: t.reshape([1] * (2 - t.dim()) + list(t.shape)) if t.dim() < 2 else t)
 
 
 def atleast_3d(*tensors):
     """atleast_3d(*tensors): each tensor as a view of at least 3 dims, as PyTorch's: a 0-d one is (1, 1, 1), a 1-d
     one (n) is (1, n, 1), a 2-d one (m, n) is (m, n, 1)."""
     shapes = {0: lambda s: [1, 1, 1], 1: lambda s: [1, s[0], 1], 2: lambda s: [s[0], s[1], 1]}
-    return _each("atleast_3d", tensors, lambda t: t.reshape(shapes[t.dim()](t.shape)) if t.dim() < 3 else t)
+    return _each(tensors, lambda t: t.reshape(shapes[t.dim()](t.shape)) if t.dim() < 3 else t)
 
 
 def meshgrid(*tensors, indexing=None):
@@ -106,7 +93,7 @@ def meshgrid(*tensors, indexing=None):
     """
     if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
         tensors = tensors[0]
-    tensors = _tensor_list("meshgrid", tensors)
+    tensors = _tensor_list(0, tensors)
     if indexing is None:
         warnings.warn("torch.meshgrid: in an upcoming release, it will be required to pass the indexing argument.",
                       UserWarning, stacklevel=2)

@@ -60,10 +60,13 @@ SIGNATURES = _signatures()
 
 
 def test_real_declarations_load() -> None:
-    """declarations/*.yaml load and validate, and every entry becomes one Declaration."""
-    entries = sum(len(yaml_loader.load(str(p), p.read_text(encoding="utf-8")) or []) for p in DECLARATION_FILES)
+    """declarations/*.yaml load and validate, and every entry becomes one Declaration, and each of its aliases
+    another, which calls the entry's C++ functions."""
+    entries = [e for p in DECLARATION_FILES for e in yaml_loader.load(str(p), p.read_text(encoding="utf-8")) or []]
     decls = reader.load([str(p) for p in DECLARATION_FILES])
-    assert entries > 0 and len(decls) == entries
+    aliases = [d for d in decls if d.alias_of is not None]
+    assert entries and len(decls) == len(entries) + sum(len(e.get("aliases", [])) for e in entries)
+    assert aliases and all(d.cpp_name == d.alias_of.cpp_name and not d.owns_kernels for d in aliases)
     assert len({d.name for d in decls}) == len(decls)
 
 

@@ -164,7 +164,7 @@ TEST(Reductions, LogSumExpIsStable) {
   EXPECT_DOUBLE_EQ(values(logsumexp(make({1000, 1000}, {2}), 0))[0], 1000 + std::log(2.0));
   EXPECT_EQ(values(logsumexp(make({-kInf, -kInf}, {2}), 0))[0], -kInf);
   EXPECT_EQ(values(logsumexp(make({kInf, 1}, {2}), 0))[0], kInf);
-  EXPECT_EQ(logsumexp(make({1, 2}, {2}, DType::Int64), 0).dtype(), kDefaultFloat);
+  EXPECT_EQ(logsumexp(make({1, 2}, {2}, DType::Int64), 0).dtype(), default_float());
 }
 
 TEST(Scans, FollowTheDimOfANonContiguousInput) {

@@ -688,8 +688,14 @@ def div(self, other, rounding_mode=None):
 
 
 def where(condition, self, other):
-    """np.where in PyTorch's result dtype, in which the (bool) condition takes no part."""
-    return np.where(condition, self, other).astype(_result_type(self, other))
+    """np.where in PyTorch's result dtype, in which the (bool) condition takes no part; with two numbers, that of
+    the first as a tensor of its kind's dtype (bool, int64, the default float32) and the second."""
+    first, second = (other, self) if isinstance(other, np.ndarray) and not isinstance(self, np.ndarray) \
+        else (self, other)
+    if not isinstance(first, np.ndarray):
+        kind = np.bool_ if isinstance(first, bool) else np.int64 if isinstance(first, numbers.Integral) else np.float32
+        first = np.asarray(first, dtype=kind)
+    return np.where(condition, self, other).astype(_result_type(first, second))
 
 
 def clamp(self, min=None, max=None):
@@ -866,3 +872,15 @@ def max_pool2d_with_indices(self, kernel_size, stride, padding, dilation, ceil_m
             indices[:, oy, ox] = at[pick]
     shape = (*self.shape[:-2], oh, ow)
     return values.reshape(shape), indices.reshape(shape)
+
+
+# --- special functions ------------------------------------------------------------------------------
+
+def erfc(self):
+    from scipy import special
+    return special.erfc(self)
+
+
+def erfinv(self):
+    from scipy import special
+    return special.erfinv(self)

@@ -50,17 +50,19 @@ def assert_close(actual, expected, dtype_name):
 
 def random_values(dtype_name, shape, rng, domain="any"):
     """Values that every dtype holds, as a float64 or int64 NumPy array, in the op's domain:
-    any, positive, unit (inside [-1, 1]), nonzero, or nonfinite (any, with NaN, inf and -inf
-    in place of about a third of the float values)."""
+    any, positive, unit (inside [-1, 1]), above_one, probability (inside [0, 1]), nonzero, or
+    nonfinite (any, with NaN, inf and -inf in place of about a third of the float values)."""
     if dtype_name == "bool":
         values = rng.integers(0, 2, size=shape).astype(bool)
         return np.ones(shape, dtype=bool) if domain in ("positive", "nonzero") else values
     signed = dtype_name != "uint8"
     if dtype_name in FLOATS:
-        lo, hi = {"positive": (0.25, 3.0), "unit": (-0.9, 0.9), "nonzero": (0.25, 3.0)}.get(domain, (-3.0, 3.0))
+        lo, hi = {"positive": (0.25, 3.0), "unit": (-0.9, 0.9), "above_one": (1.25, 4.0), "probability": (0.05, 0.95),
+                  "nonzero": (0.25, 3.0)}.get(domain, (-3.0, 3.0))
         values = rng.uniform(lo, hi, size=shape)
     else:
-        lo, hi = {"positive": (1, 6), "unit": (-1 if signed else 0, 2), "nonzero": (1, 6)}.get(
+        lo, hi = {"positive": (1, 6), "unit": (-1 if signed else 0, 2), "above_one": (1, 6), "probability": (0, 2),
+                  "nonzero": (1, 6)}.get(
             domain, (-5 if signed else 0, 6 if signed else 11))
         values = rng.integers(lo, hi, size=shape)
     if domain == "nonzero" and signed:

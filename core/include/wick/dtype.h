@@ -75,6 +75,11 @@ bool can_cast(DType from, DType to);
 // The largest finite value of a floating dtype (torch.finfo(d).max).
 double floating_max(DType d);
 
-constexpr DType kDefaultFloat = DType::Float32;
+// The default float dtype: that of float literals, of tensors made from Python floats and of the factories
+// without a dtype, and the one in which int_to_float ops compute integers. float32 unless
+// set_default_float changed it; a floating dtype, read and set atomically (torch.set_default_dtype).
+DType default_float();
+// Sets it; a dtype that is not floating is a TypeError.
+void set_default_float(DType d);
 
 }  // namespace wick

@@ -121,10 +121,44 @@ WICK_FLOAT_FUNCTION(sinh, sinh)
 WICK_FLOAT_FUNCTION(cosh, cosh)
 WICK_FLOAT_FUNCTION(tanh, tanh)
 WICK_FLOAT_FUNCTION(erf, erf)
+WICK_FLOAT_FUNCTION(erfc, erfc)
+WICK_FLOAT_FUNCTION(asinh, asinh)
+WICK_FLOAT_FUNCTION(acosh, acosh)
+WICK_FLOAT_FUNCTION(atanh, atanh)
 #undef WICK_FLOAT_FUNCTION
 
-WICK_HOST_DEVICE inline float atan2(float y, float x) { return ::atan2f(y, x); }
-WICK_HOST_DEVICE inline double atan2(double y, double x) { return ::atan2(y, x); }
+#define WICK_FLOAT_FUNCTION2(name, libm)                                                  \
+  WICK_HOST_DEVICE inline float name(float a, float b) { return ::libm##f(a, b); }        \
+  WICK_HOST_DEVICE inline double name(double a, double b) { return ::libm(a, b); }
+WICK_FLOAT_FUNCTION2(atan2, atan2)
+WICK_FLOAT_FUNCTION2(hypot, hypot)
+WICK_FLOAT_FUNCTION2(copysign, copysign)
+WICK_FLOAT_FUNCTION2(nextafter, nextafter)
+#undef WICK_FLOAT_FUNCTION2
+
+// The inverse of erf: Giles's single-precision approximation ("Approximating the erfinv
+// function", GPU Computing Gems, 2011), then Newton's method on erf, whose derivative is
+// 2/sqrt(pi) exp(-x^2): a step for float and two for double reach the last bit or so.
+template <typename T, std::enable_if_t<std::is_floating_point_v<T>, int> = 0>
+WICK_HOST_DEVICE inline T erfinv(T y) {
+  if (!(abs(y) < T(1))) return y == T(1) ? T(INFINITY) : y == T(-1) ? T(-INFINITY) : T(NAN);
+  const float yf = float(y);
+  float w = -::logf((1.0f - yf) * (1.0f + yf));
+  // The two polynomials in w, highest power first.
+  constexpr float kCentral[] = {2.81022636e-08f, 3.43273939e-07f, -3.5233877e-06f, -4.39150654e-06f, 0.00021858087f,
+                                -0.00125372503f, -0.00417768164f, 0.246640727f, 1.50140941f};
+  constexpr float kTail[] = {-0.000200214257f, 0.000100950558f, 0.00134934322f, -0.00367342844f, 0.00573950773f,
+                             -0.0076224613f, 0.00943887047f, 1.00167406f, 2.83297682f};
+  const bool central = w < 5.0f;
+  w = central ? w - 2.5f : ::sqrtf(w) - 3.0f;
+  float p = 0.0f;
+  for (int i = 0; i < 9; ++i) p = (central ? kCentral[i] : kTail[i]) + p * w;
+  T x = T(p * yf);
+  for (int step = 0; step < (std::is_same_v<T, double> ? 2 : 1); ++step) {
+    x -= (erf(x) - y) / (T(1.1283791670955126) * exp(-x * x));
+  }
+  return x;
+}
 
 template <typename T> WICK_HOST_DEVICE inline T rsqrt(T x) { return T(1) / sqrt(x); }
 template <typename T> WICK_HOST_DEVICE inline T sigmoid(T x) { return T(1) / (T(1) + exp(-x)); }
@@ -177,6 +211,18 @@ WICK_HOST_DEVICE inline bool isinf(T x) {
   else return false;
 }
 template <typename T, if_scalar<T> = 0> WICK_HOST_DEVICE inline bool isfinite(T x) { return !isnan(x) && !isinf(x); }
+
+// Whether the sign bit is set: true for -0.0 and for NaNs whose sign is negative.
+template <typename T, if_scalar<T> = 0>
+WICK_HOST_DEVICE inline bool signbit(T x) {
+  if constexpr (std::is_floating_point_v<T>) return copysign(T(1), x) < T(0);
+  else if constexpr (std::is_signed_v<T>) return x < T(0);
+  else return false;
+}
+
+// fmax and fmin ignore a NaN on either side (NaN only where both are), as torch.fmax does.
+template <typename T, if_scalar<T> = 0> WICK_HOST_DEVICE inline T fmax(T a, T b) { return isnan(b) || a > b ? a : b; }
+template <typename T, if_scalar<T> = 0> WICK_HOST_DEVICE inline T fmin(T a, T b) { return isnan(b) || a < b ? a : b; }
 
 // maximum and minimum propagate NaN from either side, as torch.maximum does.
 template <typename T, if_scalar<T> = 0> WICK_HOST_DEVICE inline T maximum(T a, T b) { return isnan(a) ? a : isnan(b) ? b : a > b ? a : b; }
@@ -280,6 +326,31 @@ WICK_HOST_DEVICE inline T pow(T a, T b) {
     }
     return result;
   }
+}
+
+// The greatest common divisor of |a| and |b| (0 for two zeros), by Euclid's algorithm in the unsigned
+// type, where |INT_MIN| is representable; converted back, it wraps as PyTorch's does.
+template <typename T, if_scalar<T> = 0>
+WICK_HOST_DEVICE inline T gcd(T a, T b) {
+  static_assert(std::is_integral_v<T>, "gcd takes integers");
+  using U = std::make_unsigned_t<T>;
+  const auto magnitude = [](T v) -> U {
+    if constexpr (std::is_signed_v<T>) return v < T(0) ? U(U(0) - U(v)) : U(v);
+    else return v;
+  };
+  U x = magnitude(a), y = magnitude(b);
+  while (y != U(0)) {
+    const U r = U(x % y);
+    x = y;
+    y = r;
+  }
+  return T(x);
+}
+// The least common multiple, |a / gcd(a, b) * b|, wrapping as PyTorch's does; 0 if either is 0.
+template <typename T, if_scalar<T> = 0>
+WICK_HOST_DEVICE inline T lcm(T a, T b) {
+  const T g = gcd(a, b);
+  return g == T(0) ? T(0) : abs(T(wrapping_mul(T(a / g), b)));
 }
 
 template <typename T, if_scalar<T> = 0>

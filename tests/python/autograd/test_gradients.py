@@ -168,4 +168,6 @@ def test_gradient_matches_pytorch(case, index):
             assert g is None or not g.numpy().any(), what
             continue
         assert g is not None, f"no gradient for {what}"
+        if tg._is_zerotensor():  # torch's symbolic zeros (torch.sgn's gradient): numpy() reads no memory of theirs
+            tg = torch.zeros_like(tg)
         np.testing.assert_allclose(g.numpy(), tg.numpy(), rtol=1e-7, atol=1e-9, err_msg=what)

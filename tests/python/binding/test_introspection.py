@@ -18,23 +18,25 @@ METHODS = sorted(name for name, attr in vars(_C.TensorBase).items()
 
 
 def _declared():
-    """{Python name: (method?, YAML doc)} for every binding the declarations make."""
+    """{Python name: YAML doc} for every binding the declarations make, those of aliases among them."""
     found = {}
     for path in sorted(DECLARATIONS.glob("*.yaml")):
         for entry in yaml.safe_load(path.read_text(encoding="utf-8")) or []:
-            doc = entry["doc"].strip()
             method, function = "method" in entry["variants"], "function" in entry["variants"]
             # `inplace: true` is a method x.op_() (C++ only without variants); a list names its variants.
             inplace = entry.get("inplace")
             inplace = (set(entry["variants"]) & {"method"}) if inplace is True else set(inplace or ())
-            if method:
-                found["Tensor." + entry["name"]] = doc
-            if function:
-                found["wick." + entry["name"]] = doc
-            if "method" in inplace:
-                found["Tensor." + entry["name"] + "_"] = doc
-            if "function" in inplace:
-                found["wick." + entry["name"] + "_"] = doc
+            docs = {entry["name"]: entry["doc"].strip()}
+            docs.update((alias, f"An alias of {entry['name']}().") for alias in entry.get("aliases", []))
+            for name, doc in docs.items():
+                if method:
+                    found["Tensor." + name] = doc
+                if function:
+                    found["wick." + name] = doc
+                if "method" in inplace:
+                    found["Tensor." + name + "_"] = doc
+                if "function" in inplace:
+                    found["wick." + name + "_"] = doc
     return found
 
 

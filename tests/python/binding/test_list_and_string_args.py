@@ -118,3 +118,18 @@ def test_string_arguments():
         x.div(2, rounding_mode="\udc80")
     with pytest.raises(ValueError, match="but found 'fl"):  # not 'floor': the NUL is part of the string
         x.div(2, rounding_mode="fl\x00oor")
+
+
+def test_numpy_keywords_stand_for_dim_and_keepdim_as_in_pytorch():
+    """axis= is dim= and keepdims= is keepdim=, as PyTorch's parser takes them; giving both names is an error."""
+    import torch
+    data = [[1.0, 5.0, 2.0], [4.0, 0.0, 3.0]]
+    x, t = wick.tensor(data), torch.tensor(data)
+    assert wick.sum(x, axis=0).tolist() == torch.sum(t, axis=0).tolist()
+    assert x.mean(axis=1, keepdims=True).tolist() == t.mean(axis=1, keepdims=True).tolist()
+    assert x.argmax(axis=1).tolist() == t.argmax(axis=1).tolist()
+    assert wick.cat([x, x], axis=1).shape == torch.cat([t, t], axis=1).shape
+    with pytest.raises(TypeError):
+        wick.sum(x, dim=0, axis=1)
+    with pytest.raises(TypeError):
+        wick.sum(x, axes=0)

@@ -95,3 +95,20 @@ def test_type_names_and_converts_like_pytorch():
         x.type("torch.FloatTensor")
     with pytest.raises(TypeError, match="legacy tensor class"):
         x.type(3)
+
+
+@pytest.mark.parametrize("python_type", [float, int, bool])
+def test_python_types_stand_for_dtypes_as_in_pytorch(python_type):
+    """Python's float, int and bool stand for float64, int64 and bool wherever an op takes a dtype, as in PyTorch
+    (torch.zeros(2, dtype=float), x.to(int)); other types are still refused."""
+    import torch
+    expected = getattr(wick, str(torch.zeros(1, dtype=python_type).dtype).split(".")[1])
+    x = wick.tensor([1.5, -2.0, 0.0])
+    assert wick.zeros(2, dtype=python_type).dtype is expected
+    assert x.to(python_type).dtype is expected
+    assert x.to(python_type).tolist() == torch.tensor([1.5, -2.0, 0.0]).to(python_type).tolist()
+    assert wick.full((2,), 1, dtype=python_type).dtype is expected
+    with pytest.raises(TypeError):
+        wick.zeros(2, dtype=str)
+    with pytest.raises(TypeError):
+        x.to(complex)

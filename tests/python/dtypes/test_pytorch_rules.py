@@ -10,7 +10,7 @@ import pytest
 
 import torch_ref
 import wick
-from reference import DTYPES, FLOATS
+from reference import DTYPES, FLOATS, TOLERANCE
 
 torch = pytest.importorskip("torch")
 
@@ -291,3 +291,19 @@ def test_add_with_alpha_differs_from_two_roundings():
     fused = wick.add(wick.from_numpy(a), wick.from_numpy(b), alpha=0.1).numpy()
     assert (fused != a + 0.1 * b).any()
     np.testing.assert_allclose(fused, a + 0.1 * b, rtol=0, atol=1e-15)  # in the last bits only
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float32", "float64", "int32", "uint8"])
+@pytest.mark.parametrize("number", [0.1, 2.5, 3, -7])
+def test_a_number_left_of_an_op_that_does_not_commute_keeps_its_digits(dtype, number):
+    """0.1 - x for a float64 x computes with the float64 0.1, not float32's: as PyTorch's reflected ops."""
+    values = [11.0, -3.0, 0.7] if dtype.startswith(("float", "bfloat")) else [11, 3, 7]
+    x, t = wick.tensor(values, dtype=getattr(wick, dtype)), torch.tensor(values, dtype=getattr(torch, dtype))
+    for op in (lambda a, b: a - b, lambda a, b: a / b, lambda a, b: a // b, lambda a, b: a % b):
+        got, want = op(number, x), op(number, t)
+        result = str(got.dtype).split(".")[1]
+        assert result == str(want.dtype).split(".")[1]
+        # float64 to the last bit or so (0.1 rounded to float32 is 1.5e-9 off); other floats within an ulp or
+        # two, as PyTorch's 0.1 / x is reciprocal(x) * 0.1, rounded twice; integers exactly.
+        tolerance = {"float64": dict(rtol=1e-15, atol=0)}.get(result, TOLERANCE.get(result, dict(rtol=0, atol=0)))
+        np.testing.assert_allclose(got.double().numpy(), want.double().numpy(), **tolerance)

@@ -126,10 +126,10 @@ def test_concat_is_cat():
 
 
 @pytest.mark.parametrize("call,error,message", [
-    (lambda: wick.cat([]), ValueError, r"cat\(\): expected a non-empty list of Tensors"),
-    (lambda: wick.stack(()), ValueError, r"stack\(\): expected a non-empty list of Tensors"),
-    (lambda: wick.hstack([]), ValueError, r"hstack\(\): expected a non-empty list of Tensors"),
-    (lambda: wick.vstack([]), ValueError, r"vstack\(\): expected a non-empty list of Tensors"),
+    (lambda: wick.cat([]), RuntimeError, r"cat\(\): expected a non-empty list of Tensors"),
+    (lambda: wick.stack(()), RuntimeError, r"stack\(\): expected a non-empty list of Tensors"),
+    (lambda: wick.hstack([]), RuntimeError, r"hstack\(\): expected a non-empty list of Tensors"),
+    (lambda: wick.vstack([]), RuntimeError, r"vstack\(\): expected a non-empty list of Tensors"),
     (lambda: wick.cat([wick.ones(2, 3), wick.ones(3, 2)]), RuntimeError,
      r"Sizes of tensors must match except in dimension 0. Expected size 3 but got size 2 for tensor number 1"),
     (lambda: wick.cat([wick.ones(2, 3), wick.ones(3)]), RuntimeError,

@@ -148,6 +148,7 @@ struct Vec<C, true> : Comparisons<Vec<C, true>, C> {
   friend Mask<C> isnan(Vec x) { return x.v != x.v; }
   friend Mask<C> isinf(Vec x) { return abs(x) == Vec(C(INFINITY)); }
   friend Mask<C> isfinite(Vec x) { return abs(x) < Vec(C(INFINITY)); }
+  friend Mask<C> signbit(Vec x) { return copysign(Vec(C(1)), x) < Vec(C(0)); }  // -0.0 and -NaN included
   friend Vec sign(Vec x) { return select(x > Vec(C(0)), Vec(C(1)), select(x < Vec(C(0)), Vec(C(-1)), Vec(C(0)))); }
   friend Vec maximum(Vec a, Vec b) { return select(isnan(a), a, select(isnan(b), b, select(a > b, a, b))); }
   friend Vec minimum(Vec a, Vec b) { return select(isnan(a), a, select(isnan(b), b, select(a < b, a, b))); }
@@ -247,6 +248,10 @@ WICK_VEC_FUNCTION(sinh, sinh, u10)
 WICK_VEC_FUNCTION(cosh, cosh, u10)
 WICK_VEC_FUNCTION(tanh, tanh, u10)
 WICK_VEC_FUNCTION(erf, erf, u10)
+WICK_VEC_FUNCTION(erfc, erfc, u15)
+WICK_VEC_FUNCTION(asinh, asinh, u10)
+WICK_VEC_FUNCTION(acosh, acosh, u10)
+WICK_VEC_FUNCTION(atanh, atanh, u10)
 WICK_VEC_FUNCTION(abs, fabs, )
 WICK_VEC_FUNCTION(floor, floor, )
 WICK_VEC_FUNCTION(ceil, ceil, )
@@ -255,6 +260,10 @@ WICK_VEC_FUNCTION(round, rint, )  // ties to even, as math::round
 WICK_VEC_FUNCTION2(atan2, atan2, u10)
 WICK_VEC_FUNCTION2(pow, pow, u10)
 WICK_VEC_FUNCTION2(fmod, fmod, )
+WICK_VEC_FUNCTION2(hypot, hypot, u05)
+WICK_VEC_FUNCTION2(nextafter, nextafter, )
+WICK_VEC_FUNCTION2(fmax, fmax, )  // a NaN on one side gives the other, as math::fmax
+WICK_VEC_FUNCTION2(fmin, fmin, )
 #undef WICK_VEC_FUNCTION
 #undef WICK_VEC_FUNCTION2
 

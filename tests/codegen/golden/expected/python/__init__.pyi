@@ -3,6 +3,7 @@
 from wick import autograd as autograd
 from wick import backends as backends
 from wick import cuda as cuda
+from wick import linalg as linalg
 from wick import return_types as return_types
 from wick._C import (
     __version__ as __version__,
@@ -67,6 +68,15 @@ from wick.functional import (
     is_tensor as is_tensor,
     meshgrid as meshgrid,
 )
+from wick.type_info import *
+from wick.shape_functions import *
+from wick.reduction_functions import *
+from wick.contractions import *
+from wick.sampling import *
+from wick.printing import set_printoptions as set_printoptions
+from wick import type_info as _type_info, shape_functions as _shape_functions
+from wick import reduction_functions as _reduction_functions, contractions as _contractions
+from wick import sampling as _sampling
 from wick.safetensors import load_file as load_file, save_file as save_file
 from wick.serialization import load as load, save as save
 
@@ -106,6 +116,7 @@ __all__ = [
     "atleast_2d",
     "atleast_3d",
     "meshgrid",
+    "set_printoptions",
     "add",
     "cat",
     "concat",
@@ -118,3 +129,8 @@ __all__ = [
     "split",
     "tensor",
 ]
+__all__ += _type_info.__all__
+__all__ += _shape_functions.__all__
+__all__ += _reduction_functions.__all__
+__all__ += _contractions.__all__
+__all__ += _sampling.__all__

@@ -1,0 +1,620 @@
+"""wick.reduction_functions: reductions, scans and searches composed of declared ops, as PyTorch's functions of the
+same names: moments with means, NaN-ignoring sums, counts, quantiles, histograms and sorted searches.
+
+    >>> wick.aminmax(wick.tensor([3, 1, 2]))
+    wick.return_types.aminmax(
+    min=tensor(1),
+    max=tensor(3))
+    >>> wick.searchsorted(wick.tensor([1, 3, 5]), wick.tensor([3, 6]))
+    tensor([1, 3])
+
+Each is made of declared ops, so autograd sees through the differentiable ones; none loops in Python over elements
+(the scans and the binary search loop over log2(n) steps, each one op on all elements at once).
+"""
+import builtins
+import collections
+import math
+import numbers
+
+from wick import _C
+from wick._arguments import _argument_error, _bool, _float, _int, _number, _scalar_type, _tensor, _wrap_dim
+from wick.autograd import no_grad
+from wick.functional import broadcast_tensors
+
+__all__ = ["std_mean", "var_mean", "nansum", "nanmean", "count_nonzero", "aminmax", "diff", "quantile",
+           "nanquantile", "bincount", "histc", "searchsorted", "bucketize", "isin", "isclose", "cummax", "cummin",
+           "logcumsumexp"]
+# Tensor methods that are these functions with the tensor first: x.name(...) is name(x, ...).
+METHODS = ("nansum", "nanmean", "count_nonzero", "aminmax", "diff", "quantile", "nanquantile", "bincount", "histc",
+           "isclose", "cummax", "cummin", "logcumsumexp")
+
+
+def _not_implemented(kernel, dtype):
+    return RuntimeError(f'"{kernel}" not implemented for \'{_scalar_type(dtype)}\'')
+
+
+def _result_type(name, fields):
+    """A named tuple as torch.return_types.<name>: the fields by name or by position, repr one field a line. Pickle
+    finds it as the private name this module binds it to."""
+    def __repr__(self):
+        return f"wick.return_types.{name}(" + ",".join(f"\n{f}={v!r}" for f, v in zip(fields, self)) + ")"
+
+    cls = collections.namedtuple(name, fields, module=__name__)
+    cls.__qualname__ = f"_{name}"
+    cls.__repr__ = __repr__
+    return cls
+
+
+_aminmax = _result_type("aminmax", ("min", "max"))
+_cummax = _result_type("cummax", ("values", "indices"))
+_cummin = _result_type("cummin", ("values", "indices"))
+
+
+def _promoted(a, b):
+    """The dtype PyTorch computes an op of a and b in (tensors, or one of them a Python number): that of where()
+    over empty views, which keep each tensor's rank so that a 0-d tensor or a number weighs as little as there."""
+    if not isinstance(a, _C.TensorBase):
+        a, b = b, a
+    empty = [v.reshape(-1)[:0] if isinstance(v, _C.TensorBase) and v.dim() else v for v in (a, b)]
+    return _C.where(_C.zeros(0, dtype=_C.bool), *empty).dtype
+
+
+# Moments with the mean.
+def _with_mean(fn, moment, input, dim, unbiased, keepdim, correction):
+    input = _tensor(fn, "input", 1, input)
+    if isinstance(dim, builtins.bool) and unbiased is None and correction is None:
+        dim, unbiased = None, dim  # the overload fn(input, unbiased)
+    if unbiased is not None:
+        if correction is not None:
+            raise TypeError(f"{fn}() received an invalid combination of arguments: 'unbiased' and 'correction' "
+                            "cannot both be given")
+        correction = builtins.int(_bool(fn, "unbiased", 3, unbiased))
+    if not input.dtype.is_floating_point:
+        raise RuntimeError(f"{fn} only support floating point and complex dtypes")
+    return moment(input, dim, correction=correction, keepdim=keepdim), _C.mean(input, dim, keepdim)
+
+
+def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    """var_mean(input, dim=None, unbiased=True, keepdim=False, *, correction=None) -> (Tensor, Tensor)
+
+    The variance of input over dim (all dims when None) and its mean, as a plain tuple. unbiased=False divides by n,
+    correction=c by n - c (the default is 1); var_mean(input, unbiased) is the whole-tensor form.
+    """
+    return _with_mean("var_mean", _C.var, input, dim, unbiased, keepdim, correction)
+
+
+def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    """std_mean(input, dim=None, unbiased=True, keepdim=False, *, correction=None) -> (Tensor, Tensor)
+
+    The standard deviation of input over dim (all dims when None) and its mean, as a plain tuple; the arguments are
+    those of var_mean.
+    """
+    return _with_mean("std_mean", _C.std, input, dim, unbiased, keepdim, correction)
+
+
+# Sums and counts.
+def nansum(input, dim=None, keepdim=False, *, dtype=None):
+    """nansum(input, dim=None, keepdim=False, *, dtype=None) -> Tensor
+
+    The sum over dim (all dims when None) with NaNs counted as zero; the dtype rules are sum's (integers sum to
+    int64). A floating input summed in an integer dtype is an error, as in PyTorch.
+    """
+    input = _tensor("nansum", "input", 1, input)
+    if input.dtype.is_floating_point:
+        if dtype is not None and isinstance(dtype, _C.dtype) and not dtype.is_floating_point:
+            raise _not_implemented("nansum_cpu", dtype)
+        input = input.masked_fill(input.isnan(), 0)
+    return _C.sum(input, dim, keepdim, dtype=dtype)
+
+
+def nanmean(input, dim=None, keepdim=False, *, dtype=None):
+    """nanmean(input, dim=None, keepdim=False, *, dtype=None) -> Tensor
+
+    The mean over dim (all dims when None) of the elements that are not NaN; NaN where all are. Floating inputs
+    only.
+    """
+    input = _tensor("nanmean", "input", 1, input)
+    if not input.dtype.is_floating_point:
+        raise RuntimeError(f"nanmean(): expected input to have floating point dtype but got "
+                           f"{_scalar_type(input.dtype)}")
+    counted = _C.sum(input.isnan().logical_not(), dim, keepdim)
+    return nansum(input, dim, keepdim, dtype=dtype).div(counted)
+
+
+def count_nonzero(input, dim=None):
+    """count_nonzero(input, dim=None) -> Tensor
+
+    How many elements are not zero (NaN counts), over dim: an int, a tuple of ints or None for all; int64.
+    """
+    nonzero = _C.ne(_tensor("count_nonzero", "input", 1, input), 0)
+    return nonzero.sum() if dim is None else nonzero.sum(dim)
+
+
+def aminmax(input, *, dim=None, keepdim=False):
+    """aminmax(input, *, dim=None, keepdim=False) -> (Tensor min, Tensor max)
+
+    The smallest and the largest element over dim (all elements when None), as a named tuple with the fields min
+    and max; NaN wins both.
+    """
+    input = _tensor("aminmax", "input", 1, input)
+    keepdim = _bool("aminmax", "keepdim", None, keepdim)
+    if dim is None:
+        if input.numel() == 0:
+            raise RuntimeError("aminmax(): cannot compute aminmax over an empty dimension as the operation has no "
+                               "identity.")
+        dims = tuple(range(input.dim()))
+    else:
+        wrapped = _wrap_dim(_int("aminmax", "dim", None, dim), input.dim())
+        if input.dim() and input.shape[wrapped] == 0:
+            raise IndexError(f"aminmax: Expected reduction dim {wrapped} to have non-zero size.")
+        dims = (dim,)
+    if input.dtype is _C.float16 or (dim is not None and input.dtype is _C.bfloat16):
+        raise _not_implemented("aminmax_cpu", input.dtype)
+    low, high = _C.amin(input, dims, keepdim), _C.amax(input, dims, keepdim)
+    if dim is not None and keepdim and input.dim() == 0:  # PyTorch 1.13 resizes its 0-d outputs to (1,) here
+        low, high = low.reshape(1), high.reshape(1)
+    return _aminmax(low, high)
+
+
+# Differences.
+def diff(input, n=1, dim=-1, prepend=None, append=None):
+    """diff(input, n=1, dim=-1, prepend=None, append=None) -> Tensor
+
+    The n-th forward difference along dim (of prepend, input and append joined there): out[i] = x[i + 1] - x[i],
+    applied n times; bool tensors take logical_xor for the difference. n=0 gives a copy of input; a negative n, as
+    in PyTorch 1.13, input itself (or its join with prepend and append).
+    """
+    input = _tensor("diff", "input", 1, input)
+    n, dim = _int("diff", "n", 2, n), _int("diff", "dim", 3, dim)
+    ends = [(name, _tensor("diff", name, position, t)) for name, t, position in
+            (("prepend", prepend, 4), ("append", append, 5)) if t is not None]
+    if input.dim() == 0:
+        raise RuntimeError("diff expects input to be at least one-dimensional")
+    if ends:  # PyTorch looks at dim only where it needs it: for prepend or append, or for n > 0
+        dim = _wrap_dim(dim, input.dim())
+    for _, t in ends:
+        if t.dim() != input.dim():
+            raise RuntimeError("diff expects prepend or append to be the same dimension as input")
+        for i, (ours, theirs) in enumerate(zip(input.shape, t.shape)):
+            if ours != theirs and i != dim:
+                raise RuntimeError("diff expects the shape of tensor to prepend or append to match that of input "
+                                   f"except along the differencing dimension; input.size({i}) = {ours}, but got "
+                                   f"tensor.size({i}) = {theirs}")
+    if n == 0:
+        return input.clone()
+    dim = _wrap_dim(dim, input.dim())
+    if ends:
+        parts = [t for name, t in ends if name == "prepend"] + [input] + [t for name, t in ends if name == "append"]
+        input = _C.cat(parts, dim)
+    difference = _C.logical_xor if input.dtype is _C.bool else _C.sub
+    for _ in range(builtins.min(n, input.shape[dim])):
+        length = input.shape[dim] - 1
+        input = difference(input.narrow(dim, 1, length), input.narrow(dim, 0, length))
+    return input
+
+
+# Quantiles, after PyTorch's quantile_impl (aten/src/ATen/native/Sorting.cpp): sort, turn q into a fractional rank,
+# gather the values on either side and interpolate.
+_INTERPOLATIONS = ("linear", "lower", "higher", "midpoint", "nearest")
+
+
+def _quantile(fn, input, q, dim, keepdim, interpolation, ignore_nan):
+    input, q, dim, keepdim = _quantile_checks(fn, input, q, dim, keepdim, interpolation)
+    wrapped = _wrap_dim(0 if dim is None else dim, input.dim())
+    if not _C.logical_and(q >= 0, q <= 1).all().item():
+        raise RuntimeError("quantile() q values must be in the range [0, 1]")
+    if dim is not None and input.dim():
+        out_shape = list(input.shape)
+        out_shape[wrapped:wrapped + 1] = [1] if keepdim else []
+        rows = input.movedim(wrapped, -1)
+    else:
+        out_shape = [1] * input.dim() if keepdim else []
+        rows = input.reshape(-1)
+    if rows.shape[-1] > 2 ** 24:
+        raise RuntimeError("quantile() input tensor is too large")
+    # Sorted rows, with the reduced dim kept as 1 where keepdim says so.
+    ordered = rows.sort().values.reshape(out_shape + [rows.shape[-1]])
+    ranks = _quantile_ranks(ordered, q.reshape(-1), ignore_nan)
+    if interpolation in ("lower", "higher", "nearest"):
+        ranks = {"lower": ranks.floor, "higher": ranks.ceil, "nearest": ranks.round}[interpolation]()
+    below = ranks.to(_C.int64)
+    values = ordered.gather(-1, below)
+    if interpolation in ("linear", "midpoint"):
+        weights = _C.full_like(ranks, 0.5) if interpolation == "midpoint" else ranks - below
+        values = values.lerp(ordered.gather(-1, ranks.ceil().to(_C.int64)), weights)
+    return values.movedim(-1, 0).reshape(([q.numel()] if q.dim() else []) + out_shape)
+
+
+def _quantile_checks(fn, input, q, dim, keepdim, interpolation):
+    """The arguments checked in PyTorch's order; q as a tensor of input's dtype."""
+    input = _tensor(fn, "input", 1, input)
+    if not isinstance(q, _C.TensorBase):
+        q = _float(fn, "q", 2, q)
+        if not 0 <= q <= 1:
+            raise RuntimeError(f"quantile() q must be in the range [0, 1] but got {q:g}")
+    if dim is not None:
+        dim = _int(fn, "dim", 3, dim)
+    keepdim = _bool(fn, "keepdim", 4, keepdim)
+    if not isinstance(interpolation, str):
+        raise _argument_error(fn, "interpolation", None, "str", interpolation)
+    if interpolation not in _INTERPOLATIONS:
+        raise RuntimeError("quantile() interpolation must be one of linear, lower, higher, midpoint or nearest, but "
+                           f"got {interpolation}")
+    if input.numel() == 0:
+        raise RuntimeError("quantile() input tensor must be non-empty")
+    if isinstance(q, _C.TensorBase) and q.dim() > 1:
+        raise RuntimeError("quantile() q must be a scalar or 1D tensor")
+    if input.dtype not in (_C.float32, _C.float64):
+        raise RuntimeError("quantile() input tensor must be either float or double dtype")
+    q = q if isinstance(q, _C.TensorBase) else _C.tensor(q, dtype=input.dtype)
+    if q.dtype != input.dtype:
+        raise RuntimeError("quantile() q tensor must be same dtype as the input tensor")
+    return input, q, dim, keepdim
+
+
+def _quantile_ranks(ordered, q, ignore_nan):
+    """The fractional rank of each q in each sorted row (the last dim of ordered): over the values that are not NaN
+    when ignore_nan (0 when all are), else over all of them, the last when a row holds a NaN."""
+    if ignore_nan:
+        ranks = q * (ordered.isnan().logical_not().sum(-1, True) - 1)
+        return ranks.masked_fill(ranks < 0, 0)
+    last = ordered.shape[-1] - 1
+    has_nan = ordered.isnan().any(-1, True)
+    ranks, has_nan = broadcast_tensors(q * last, has_nan)
+    return ranks.masked_fill(has_nan, last)
+
+
+def quantile(input, q, dim=None, keepdim=False, *, interpolation="linear"):
+    """quantile(input, q, dim=None, keepdim=False, *, interpolation='linear') -> Tensor
+
+    The q-th quantiles of input over dim (of all elements flattened when None): q a float or a 0-d or 1-d tensor of
+    input's dtype, in [0, 1]; a 1-d q puts its quantiles along a new first dim. Between two data points the result
+    is interpolated as interpolation says: 'linear', 'lower', 'higher', 'midpoint' or 'nearest'. A NaN in a row makes
+    that row's quantiles NaN. Float and double inputs only.
+    """
+    return _quantile("quantile", input, q, dim, keepdim, interpolation, ignore_nan=False)
+
+
+def nanquantile(input, q, dim=None, keepdim=False, *, interpolation="linear"):
+    """nanquantile(input, q, dim=None, keepdim=False, *, interpolation='linear') -> Tensor
+
+    quantile() of the elements that are not NaN; NaN for a row of NaNs only.
+    """
+    return _quantile("nanquantile", input, q, dim, keepdim, interpolation, ignore_nan=True)
+
+
+# Histograms.
+def bincount(input, weights=None, minlength=0):
+    """bincount(input, weights=None, minlength=0) -> Tensor
+
+    How often each value occurs in input, a 1-d tensor of non-negative integers: out[v] counts the elements equal
+    to v, or sums their weights. The length is max(input) + 1, at least minlength. int64 counts; float32 weights
+    sum in float32, all others in float64.
+    """
+    input = _tensor("bincount", "input", 1, input)
+    if weights is not None:
+        weights = _tensor("bincount", "weights", 2, weights)
+    minlength = _int("bincount", "minlength", 3, minlength)
+    if input.dtype is _C.bool or input.dtype.is_floating_point:
+        raise _not_implemented("bincount_cpu", input.dtype)
+    if minlength < 0:
+        raise RuntimeError("minlength should be >= 0")
+    if input.dim() == 1 and input.numel() == 0:
+        return _C.zeros(minlength, dtype=_C.int64)
+    if input.dim() != 1 or input.min().item() < 0:
+        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    if weights is not None and (weights.dim() != 1 or weights.shape[0] != input.shape[0]):
+        raise RuntimeError("weights should be 1-d and have the same length as input")
+    length = builtins.max(input.max().item() + 1, minlength)
+    if weights is None:
+        return _C.zeros(length, dtype=_C.int64).index_add(0, input.to(_C.int64), _C.ones(input.shape, dtype=_C.int64))
+    dtype = _C.float32 if weights.dtype is _C.float32 else _C.float64
+    return _C.zeros(length, dtype=dtype).index_add(0, input.to(_C.int64), weights.to(dtype))
+
+
+def histc(input, bins=100, min=0, max=0):
+    """histc(input, bins=100, min=0, max=0) -> Tensor
+
+    A histogram of input's elements in bins equal bins between min and max (the data's own smallest and largest
+    element when min == max); elements outside are left out, the last bin holds max too. In input's dtype (float,
+    double or bfloat16); not differentiable.
+    """
+    input = _tensor("histc", "input", 1, input)
+    bins = _int("histc", "bins", 2, bins)
+    low = builtins.float(_number("histc", "min", 3, min))
+    high = builtins.float(_number("histc", "max", 4, max))
+    if bins <= 0:
+        raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for dimension 0")
+    if low == high and input.numel():
+        low, high = builtins.float(input.min().item()), builtins.float(input.max().item())
+    if low == high:
+        low, high = low - 1, high + 1
+    if not (math.isfinite(low) and math.isfinite(high)):
+        raise RuntimeError(f"torch.histc: range of [{low:g}, {high:g}] is not finite")
+    if not low < high:
+        raise RuntimeError("torch.histc: max must be larger than min")
+    if input.dtype not in (_C.float32, _C.float64, _C.bfloat16):
+        raise _not_implemented("histogram_cpu", input.dtype)
+    with no_grad():
+        x = input.detach().reshape(-1)
+        left, right, count = (_C.tensor(v, dtype=x.dtype) for v in (low, high, bins))
+        # PyTorch's kernel keeps a NaN (comparisons with it are false) and counts it in the first bin.
+        kept = _C.logical_or(x < left, x > right).logical_not()
+        x = x.masked_fill(_C.logical_or(kept.logical_not(), x.isnan()), low)
+        # The bin as the kernel computes it, in x's dtype: (x - left) / (right - left) * bins, truncated.
+        position = ((x - left) / (right - left) * count).to(_C.int64).clamp(max=bins - 1)
+        return _C.zeros(bins, dtype=x.dtype).index_add(0, position, kept.to(x.dtype))
+
+
+# Sorted searches. Note [Binary search over all values at once]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# _bisect keeps a [low, high) range per value and halves all ranges together: one gather of the probes and one
+# comparison per step, n.bit_length() steps for rows of n boundaries. It takes the probe and the step rule of
+# PyTorch's kernel (a value goes right of mid while !(boundary[mid] >= value), > for right=True), so its answer is
+# PyTorch's also where the boundaries are not sorted or hold NaNs.
+def _bisect(boundaries, values, right, sorter):
+    """For each value (the last dim of values; its other dims are those of boundaries) its index in its row of
+    boundaries, the first of equal ones or the last when right, by binary search; sorter orders each row."""
+    n = boundaries.shape[-1]
+    low = _C.zeros(values.shape, dtype=_C.int64)
+    high = _C.full(values.shape, n, dtype=_C.int64)
+    for _ in range(n.bit_length()):
+        mid = (low + high) >> 1
+        probe = mid.clamp(max=n - 1)
+        probed = boundaries.gather(-1, probe if sorter is None else sorter.gather(-1, probe))
+        stays = probed > values if right else probed >= values
+        active = low < high
+        low = _C.where(_C.logical_and(active, stays.logical_not()), mid + 1, low)
+        high = _C.where(_C.logical_and(active, stays), mid, high)
+    return low
+
+
+def _searchsorted_checks(boundaries, input, right, side, sorter):
+    """PyTorch's searchsorted_pre_check, in its order; returns right as side says."""
+    if side is not None:
+        if not isinstance(side, str):
+            raise _argument_error("searchsorted", "side", None, "str", side)
+        if side not in ("left", "right"):
+            raise RuntimeError(f"torch.searchsorted(): side can only be 'left' or 'right' but got {side}")
+        if right and side == "left":
+            raise RuntimeError("torch.searchsorted(): side and right can't be set to opposites, got side of left "
+                               "while right was True")
+        right = side == "right"
+    if sorter is not None:
+        if tuple(sorter.shape) != tuple(boundaries.shape):
+            raise RuntimeError("torch.searchsorted(): boundary and sorter must have the same size, but got boundary "
+                               f"tensor {list(boundaries.shape)}and got sorter tensor {list(sorter.shape)}")
+        if sorter.dtype is not _C.int64:
+            raise RuntimeError(f"torch.searchsorted(): sorter must be a tensor of long dtype but got dtype "
+                               f"{_scalar_type(sorter.dtype)}")
+    value_shape = list(input.shape) if isinstance(input, _C.TensorBase) else []
+    if not value_shape and boundaries.dim() != 1:
+        raise RuntimeError("torch.searchsorted(): input value can be a scalar only when boundaries tensor dimension "
+                           f"is 1, but we got boundaries tensor dim({boundaries.dim()}) and input value's dim(0) "
+                           "numel(1)")
+    if boundaries.dim() == 0:
+        raise RuntimeError("torch.searchsorted(): boundaries tensor should have positive dimension, but got 0 "
+                           "dimension")
+    if boundaries.dim() != 1 and (boundaries.dim() != len(value_shape)
+                                  or list(boundaries.shape[:-1]) != value_shape[:-1]):
+        raise RuntimeError("torch.searchsorted(): boundaries tensor should be 1 dimension or the first N-1 dimensions "
+                           "of boundaries tensor and input value tensor must match, but we got boundaries tensor "
+                           f"{list(boundaries.shape)} and input value tensor {value_shape}")
+    return right
+
+
+def _search(fn, boundaries, input, out_int32, right, side, sorter):
+    if not isinstance(input, (_C.TensorBase, numbers.Number)):
+        raise _argument_error(fn, "input", 2, "Tensor or Number", input)
+    out_int32, right = _bool(fn, "out_int32", None, out_int32), _bool(fn, "right", None, right)
+    if sorter is not None:
+        sorter = _tensor(fn, "sorter", None, sorter)
+    right = _searchsorted_checks(boundaries, input, right, side, sorter)
+    dtype = _promoted(boundaries, input)
+    if isinstance(input, _C.TensorBase) and input.numel() == 0:  # PyTorch returns before its kernel's dtype check
+        return _C.zeros(input.shape, dtype=_C.int32 if out_int32 else _C.int64)
+    if dtype is _C.bool:
+        raise _not_implemented("searchsorted_out_cpu", dtype)
+    values = input.detach().to(dtype) if isinstance(input, _C.TensorBase) else _C.tensor(input, dtype=dtype)
+    boundaries = boundaries.detach().to(dtype)
+    rows = values
+    if boundaries.dim() == 1:  # one row of boundaries for all values
+        boundaries, rows = boundaries.reshape(1, -1), values.reshape(1, -1)
+        sorter = None if sorter is None else sorter.reshape(1, -1)
+    found = _bisect(boundaries, rows, right, sorter)
+    return found.reshape(values.shape).to(_C.int32 if out_int32 else _C.int64)
+
+
+def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=None, sorter=None):
+    """searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=None, sorter=None) -> Tensor
+
+    For each value of input (a tensor or a number), the index in sorted_sequence where it would go to keep it
+    sorted: the first such index, or the last when right=True or side='right'. sorted_sequence is 1-d, or holds one
+    sorted row per row of input (all dims but the last equal). sorter, when given, sorts an unsorted sequence
+    (argsort's indices). int64 indices, int32 with out_int32=True.
+    """
+    boundaries = _tensor("searchsorted", "sorted_sequence", 1, sorted_sequence)
+    return _search("searchsorted", boundaries, input, out_int32, right, side, sorter)
+
+
+def bucketize(input, boundaries, *, out_int32=False, right=False):
+    """bucketize(input, boundaries, *, out_int32=False, right=False) -> Tensor
+
+    The bucket of each value of input (a tensor or a number) among the sorted 1-d boundaries: i with
+    boundaries[i - 1] < x <= boundaries[i], or boundaries[i - 1] <= x < boundaries[i] when right=True.
+    """
+    boundaries = _tensor("bucketize", "boundaries", 2, boundaries)
+    if boundaries.dim() != 1:
+        raise RuntimeError(f"boundaries tensor must be 1 dimension, but got dim({boundaries.dim()})")
+    return _search("bucketize", boundaries, input, out_int32, right, None, None)
+
+
+def _scalar_tensor(value):
+    """A Python number as PyTorch's scalar_to_tensor makes it: bool, int64 or float64."""
+    dtype = _C.bool if isinstance(value, builtins.bool) else (
+        _C.int64 if isinstance(value, numbers.Integral) else _C.float64)
+    return _C.tensor(value, dtype=dtype)
+
+
+def _check_isin_dtype(dtype):
+    if dtype in (_C.bool, _C.bfloat16):
+        raise RuntimeError(f"Unsupported input type encountered for isin(): {_scalar_type(dtype)}")
+
+
+def isin(elements, test_elements, *, assume_unique=False, invert=False):
+    """isin(elements, test_elements, *, assume_unique=False, invert=False) -> Tensor
+
+    For each element (a tensor, or one number), whether it is among test_elements (a tensor, or one number), as a
+    bool tensor of elements' shape; the opposite with invert=True. NaN is in nothing. assume_unique=True promises
+    that neither holds a value twice (PyTorch's sorting method then skips unique(), and errs when it is not so).
+    """
+    if not isinstance(elements, _C.TensorBase) and not isinstance(test_elements, _C.TensorBase):
+        raise TypeError(f"isin(): expected elements or test_elements to be a Tensor, but got "
+                        f"{type(elements).__name__} and {type(test_elements).__name__}")
+    for name, value, position in (("elements", elements, 1), ("test_elements", test_elements, 2)):
+        if not isinstance(value, (_C.TensorBase, numbers.Number)):
+            raise _argument_error("isin", name, position, "Tensor or Number", value)
+    assume_unique, invert = _bool("isin", "assume_unique", None, assume_unique), _bool("isin", "invert", None, invert)
+    if not isinstance(test_elements, _C.TensorBase):  # PyTorch compares with eq (ne when inverted)
+        for dtype in (elements.dtype, _scalar_tensor(test_elements).dtype):
+            _check_isin_dtype(dtype)
+        return (_C.ne if invert else _C.eq)(elements.detach(), test_elements)
+    as_tensor = elements.detach() if isinstance(elements, _C.TensorBase) else _scalar_tensor(elements)
+    for dtype in (as_tensor.dtype, test_elements.dtype):
+        _check_isin_dtype(dtype)
+    if as_tensor.numel() == 0:
+        return _C.zeros(as_tensor.shape, dtype=_C.bool)
+    # PyTorch's choice of method: compare with each test element when there are few, else sort.
+    if test_elements.numel() < builtins.int(10 * as_tensor.numel() ** 0.145):
+        dtype = _promoted(elements, test_elements)
+        if dtype is _C.float16:
+            raise _not_implemented("isin_default_cpu", dtype)
+        tests = test_elements.detach().to(dtype).reshape(-1)
+        return (as_tensor.to(dtype).unsqueeze(-1) == tests).any(-1).ne(invert)
+    return _isin_by_sorting(as_tensor, test_elements.detach(), assume_unique, invert)
+
+
+def _isin_by_sorting(elements, tests, assume_unique, invert):
+    """PyTorch's isin_sorting: each element is in tests when the next value in the stable sort of both (each made
+    unique first, unless assume_unique) is equal to it."""
+    if assume_unique:
+        elements_flat, tests_flat = elements.reshape(-1), tests.reshape(-1)
+    else:
+        for t in (elements, tests):
+            if t.dtype is _C.float16:
+                raise _not_implemented("unique", t.dtype)
+        elements_flat, inverse = _C.unique(elements, sorted=False, return_inverse=True)
+        tests_flat = _C.unique(tests, sorted=False)
+    joined = _C.cat([elements_flat, tests_flat])
+    if joined.numel() == 0:
+        return _C.full(elements.shape, invert, dtype=_C.bool)
+    ordered, order = joined.sort(stable=True)
+    found = _C.cat([(ordered[1:] == ordered[:-1]).ne(invert), _C.full([1], invert, dtype=_C.bool)])
+    found = _C.zeros(joined.shape, dtype=_C.bool).scatter(0, order, found)
+    return found[:elements.numel()].reshape(elements.shape) if assume_unique else found[inverse]
+
+
+def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> Tensor
+
+    Elementwise, whether |input - other| <= atol + rtol * |other| (or input == other, NaNs equal too when
+    equal_nan), broadcast, as a bool tensor. Both tensors of one dtype; integers and bools are compared in float32.
+    """
+    input, other = _tensor("isclose", "input", 1, input), _tensor("isclose", "other", 2, other)
+    rtol, atol = _float("isclose", "rtol", 3, rtol), _float("isclose", "atol", 4, atol)
+    equal_nan = _bool("isclose", "equal_nan", None, equal_nan)
+    if input.dtype != other.dtype:
+        raise RuntimeError(f"{_scalar_type(input.dtype)} did not match {_scalar_type(other.dtype)}")
+    if not rtol >= 0:
+        raise RuntimeError(f"rtol must be greater than or equal to zero, but got {rtol:g}")
+    if not atol >= 0:
+        raise RuntimeError(f"atol must be greater than or equal to zero, but got {atol:g}")
+    input, other = input.detach(), other.detach()
+    close = input == other
+    if equal_nan and input.dtype.is_floating_point:
+        close = _C.logical_or(close, _C.logical_and(input.isnan(), other.isnan()))
+    if rtol == 0 and atol == 0:
+        return close
+    # As PyTorch: a bool input and an integer or bool other in float32, so that the difference cannot wrap.
+    if input.dtype is _C.bool:
+        input = input.to(_C.float32)
+    if not other.dtype.is_floating_point:
+        other = other.to(_C.float32)
+    allowed = atol + (rtol * other).abs()
+    actual = (input - other).abs()
+    return _C.logical_or(close, _C.logical_and(actual.isfinite(), actual <= allowed))
+
+
+# Scans. The running extreme and the running log-sum-exp are Hillis-Steele scans: step k combines each position
+# with the one 2**k before it, so log2(n) steps of whole-tensor ops cover rows of n.
+def _cumulative_extreme(fn, result, input, dim, earlier_wins):
+    """The running extreme of input along dim and where it is: PyTorch's cummax/cummin kernel keeps the later of
+    equal values and the later NaN once there is one, so an earlier candidate wins only when earlier_wins."""
+    input = _tensor(fn, "input", 1, input)
+    dim = _int(fn, "dim", 2, dim)
+    if input.dim() == 0 or input.numel() == 0:  # PyTorch returns these before it looks at dim or the dtype
+        return result(input.clone(), _C.zeros(input.shape, dtype=_C.int64))
+    dim = _wrap_dim(dim, input.dim())
+    if input.dtype is _C.float16:
+        raise _not_implemented(f"{fn}_cpu", input.dtype)
+    with no_grad():
+        values = input.detach().movedim(dim, -1)
+        n = values.shape[-1]
+        indices = _C.arange(n).expand(values.shape)
+        shift = 1
+        while shift < n:
+            earlier, later = values[..., :-shift], values[..., shift:]
+            wins = _C.logical_or(earlier_wins(earlier, later),
+                                 _C.logical_and(earlier.isnan(), later.isnan().logical_not()))
+            values = _C.cat([values[..., :shift], _C.where(wins, earlier, later)], -1)
+            indices = _C.cat([indices[..., :shift], _C.where(wins, indices[..., :-shift], indices[..., shift:])], -1)
+            shift *= 2
+        indices = indices.movedim(-1, dim).contiguous()
+    return result(input.gather(dim, indices), indices)
+
+
+def cummax(input, dim):
+    """cummax(input, dim) -> (Tensor values, Tensor indices)
+
+    The running maximum along dim and the index it was found at (the latest of equal ones), as a named tuple; NaN
+    is greater than all.
+    """
+    return _cumulative_extreme("cummax", _cummax, input, dim, _C.gt)
+
+
+def cummin(input, dim):
+    """cummin(input, dim) -> (Tensor values, Tensor indices)
+
+    The running minimum along dim and the index it was found at (the latest of equal ones), as a named tuple; NaN
+    is smaller than all.
+    """
+    return _cumulative_extreme("cummin", _cummin, input, dim, _C.lt)
+
+
+def _logaddexp(a, b):
+    """log(exp(a) + exp(b)) without overflow, as PyTorch's _log_add_exp_helper: NaN propagates; equal infinities
+    give themselves (their difference would be NaN)."""
+    larger = b > a
+    high, low = _C.where(larger, b, a), _C.where(larger, a, b)
+    same_infinity = _C.logical_and(low == high, low.isinf())
+    return high + (low - high).masked_fill(same_infinity, 0).exp().log1p()
+
+
+def logcumsumexp(input, dim):
+    """logcumsumexp(input, dim) -> Tensor
+
+    The running log(sum(exp(x))) along dim, computed without overflow. float32 and bfloat16 run in float64, as
+    PyTorch's kernel accumulates them in a wider type.
+    """
+    input = _tensor("logcumsumexp", "input", 1, input)
+    dim = _wrap_dim(_int("logcumsumexp", "dim", 2, dim), input.dim())
+    if input.dtype not in (_C.float32, _C.float64, _C.bfloat16):
+        raise _not_implemented("logcumsumexp_out_cpu", input.dtype)
+    if input.dim() == 0:
+        return input.clone()
+    x = input.to(_C.float64).movedim(dim, -1)
+    shift = 1
+    while shift < x.shape[-1]:
+        x = _C.cat([x[..., :shift], _logaddexp(x[..., :-shift], x[..., shift:])], -1)
+        shift *= 2
+    return x.movedim(-1, dim).to(input.dtype)
