@@ -254,8 +254,6 @@ def _ptrs(rate):
     """Poisson counts for finite rates of 10 or more (1-d float64), by transformed rejection (Note [Poisson
     draws]); the constants are Hormann's."""
     counts = _C.empty(rate.shape, dtype=_C.float64)
-    # The tensor comes first in each operation: wick's number - tensor and number / tensor round the number to
-    # float32 for now.
     b = rate.sqrt() * 2.53 + 0.931
     a = b * 0.02483 - 0.059
     inv_alpha, vr = (b - 3.4).reciprocal() * 1.1328 + 1.1239, (b - 2).reciprocal() * -3.6224 + 0.9277

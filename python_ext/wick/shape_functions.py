@@ -7,6 +7,7 @@ from wick import _C
 from wick._arguments import (_bool, _dtype, _int, _int_list, _is_index, _is_int, _tensor, _tensor_list,
                              _tensor_sequence, _wrap_dim)
 from wick.functional import atleast_3d, broadcast_shapes, meshgrid
+from wick.type_info import _stand_in
 
 __all__ = ["tile", "rot90", "fliplr", "flipud", "dstack", "column_stack", "hsplit", "vsplit", "dsplit",
            "tensor_split", "diag_embed", "diagflat", "block_diag", "cartesian_prod", "combinations", "triu_indices",
@@ -25,8 +26,8 @@ def _result_type(tensors):
     """The dtype that PyTorch's result_type gives a list of tensors: the dimensioned ones promote among themselves,
     and so do the 0-d ones, which then widen the result only from a higher kind. See Note [Promotion from wick.add]
     in wick/type_info.py."""
-    dimensioned = [_C.empty(0, dtype=t.dtype) for t in tensors if t.dim() > 0]
-    zero_d = [_C.empty((), dtype=t.dtype) for t in tensors if t.dim() == 0]
+    dimensioned = [_stand_in(t) for t in tensors if t.dim() > 0]
+    zero_d = [_stand_in(t) for t in tensors if t.dim() == 0]
     return functools.reduce(_C.add, [functools.reduce(_C.add, group) for group in (dimensioned, zero_d) if group]).dtype
 
 

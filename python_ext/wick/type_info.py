@@ -110,9 +110,10 @@ def promote_types(type1, type2):
 
 
 def _stand_in(operand):
-    """An empty tensor that promotes as the tensor `operand` does; anything else as itself."""
+    """A tensor that promotes as the tensor `operand` does, of no elements or a 0-d zero (zeros, not empty: wick.add
+    reads a 0-d one); anything else as itself."""
     if isinstance(operand, _C.TensorBase):
-        return _C.empty(() if operand.dim() == 0 else 0, dtype=operand.dtype)
+        return _C.zeros(() if operand.dim() == 0 else 0, dtype=operand.dtype)
     return operand
 
 
