@@ -74,6 +74,7 @@ HELPERS: Dict[str, Helper] = {
     "select_backward": Helper("tmtt", Returns.tensor),  # (grad, self, dim, index)
     "narrow_backward": Helper("tmttt", Returns.tensor),  # (grad, self, dim, start, length)
     "diagonal_backward": Helper("tmttt", Returns.tensor),  # (grad, self, offset, dim1, dim2)
+    "unfold_backward": Helper("tmttt", Returns.tensor),  # (grad, self, dimension, size, step)
     "diag_backward": Helper("tmt", Returns.tensor),  # (grad, self, diagonal)
     "masked_select_backward": Helper("tmt", Returns.tensor),  # (grad, self, mask)
     "scatter_src_backward": Helper("tttm", Returns.tensor),  # (grad, dim, index, src)

@@ -28,7 +28,7 @@ POINTWISE_FUNCTIONS: Dict[str, int] = {
                      "floor", "ceil", "trunc", "round", "frac", "sign", "isnan", "isinf", "isfinite", "erfc",
                      "erfinv", "asinh", "acosh", "atanh", "signbit"], 1),
     **dict.fromkeys(["atan2", "maximum", "minimum", "remainder", "fmod", "floor_divide", "trunc_divide", "pow",
-                     "hypot", "copysign", "nextafter", "fmax", "fmin", "gcd", "lcm"], 2),
+                     "hypot", "copysign", "nextafter", "fmax", "fmin", "gcd", "lcm", "round_decimals"], 2),
     "fma": 3,
 }
 # The functions of wick/math.h that the C++ of a pointwise expression calls: those it names, and

@@ -17,7 +17,7 @@ from codegen import testplan, yaml_loader
 from codegen.errors import DeclarationError, Location, did_you_mean, shown
 from codegen.model import (Api, Backend, Cpp, Declaration, Example, Impl, Output, Pointwise, Promotion, PythonGlue,
                            Variant)
-from codegen.schema import DTYPES, TENSOR, BaseTy, DType, ErrorAt, Named, Signature, base_of, is_tensor
+from codegen.schema import DTYPES, BaseTy, DType, ErrorAt, Named, Signature, base_of, is_tensor
 from codegen.validate import validate
 from codegen.yaml_loader import Node, NodeList
 
@@ -214,9 +214,12 @@ def _read_variants(r: Reader, sigs: Tuple[Signature, ...], locs: Tuple[Location,
             raise r.at(loc)(f"unknown variant {shown(v)}", did_you_mean(str(v), names))
     variants = frozenset(Variant(v) for v in raw)
     if Variant.method in variants:
-        for sig, loc in zip(sigs, locs):
-            if not sig.params or sig.params[0].name != "self" or not sig.params[0].type == TENSOR:
-                raise r.at(loc)("a method's first parameter must be 'Tensor self'")
+        for i, (sig, loc) in enumerate(zip(sigs, locs)):
+            scalar_self = bool(sig.params) and sig.params[0].name == "self" and str(sig.params[0].type) == "Scalar"
+            if not sig.takes_tensor_self and not (i > 0 and scalar_self and Variant.function in variants):
+                raise r.at(loc)("a method's first parameter must be 'Tensor self'",
+                                "after the first signature, a function may also take a 'Scalar self', which "
+                                "the method and in-place forms do not")
     return variants
 
 
@@ -226,10 +229,11 @@ def _read_forms(r: Reader, sigs: Tuple[Signature, ...], locs: Tuple[Location, ..
     (C++ only) they add the C++ functions <name>_ and <name>_out alone."""
     inplace_variants = _read_inplace(r, variants)
     inplace, out = bool(inplace_variants), r.flag("out")
-    for key, value in (("inplace", inplace), ("out", out)):
-        if value and any(not s.returns_only("Tensor") and not (key == "out" and s.is_tuple) for s in sigs):
-            raise r.at_key(key)(f"'{key}: true' needs every signature to return Tensor"
-                                + (" or a tuple" if key == "out" else ""))
+    if inplace and any(not s.returns_only("Tensor") for s in sigs if s.takes_tensor_self):
+        raise r.at_key("inplace")("'inplace: true' needs every signature to return Tensor")
+    if out and any(not s.has_out_form and not (i > 0 and s.returns_only("Tensor[]")) for i, s in enumerate(sigs)):
+        raise r.at_key("out")("'out: true' needs every signature to return Tensor or a tuple",
+                              "after the first, a signature returning Tensor[] is allowed, without an out= form")
     tuples = [(sig, loc) for sig, loc in zip(sigs, locs) if sig.is_tuple]
     for sig, loc in tuples:  # one named tuple type per op (Note [Tuple returns])
         if sig.returns != tuples[0][0].returns:
@@ -347,8 +351,8 @@ def _read_pointwise(r: Reader, sigs: Tuple[Signature, ...], locs: Tuple[Location
         if not sig.returns_only("Tensor", "Tensor(a!)"):
             raise r.at(loc)("a pointwise op returns Tensor")
         for p in sig.params:
-            if str(p.type) not in ("Tensor", "Scalar"):
-                raise r.at(loc)(f"a pointwise op takes Tensor and Scalar parameters, not '{p.type} {p.name}'")
+            if str(p.type) not in ("Tensor", "Scalar", "int"):
+                raise r.at(loc)(f"a pointwise op takes Tensor, Scalar and int parameters, not '{p.type} {p.name}'")
             if p.name in expressions.EXPRESSION_CALLS:
                 raise r.at(loc)(f"'{p.name}' cannot name a parameter of a pointwise op: its kernel calls "
                                 f"the function {p.name}() of wick/math.h", "rename the parameter")
@@ -365,7 +369,7 @@ def _read_pointwise(r: Reader, sigs: Tuple[Signature, ...], locs: Tuple[Location
                                 "list the all-Tensor signature first; later ones may take Scalars for operands")
     if first.mutates_self and re.search(r"\bself\b", expr):
         operands = ("self",) + operands
-    constants = tuple(p.name for p in first.params if str(p.type) == "Scalar")
+    constants = tuple(p.name for p in first.params if str(p.type) in ("Scalar", "int"))  # Scalars in C++
     if len(operands) > MAX_OPERANDS:
         raise r.at_value("signatures")(f"a pointwise op takes at most {MAX_OPERANDS} tensors")
     expressions.check(expr, set(operands) | set(constants), r.at_value("pointwise"),

@@ -65,6 +65,7 @@ class BaseTy(Named):
     bool = "bool"
     ScalarType = "ScalarType"
     Device = "Device"
+    Generator = "Generator"  # a wick.Generator (wick/generator.h), always optional: None is the default one
     str = "str"
     object = "object"  # any Python object, for ops written in the Python glue
 
@@ -130,7 +131,7 @@ def is_base(t: Type, base: BaseTy) -> bool:
 # The types a parameter may have; a tensor may also be `Tensor(a!)`.
 PARAM_TYPES: FrozenSet[str] = frozenset({
     "Tensor", "Tensor?", "Tensor[]", "Tensor?[]", "Scalar", "Scalar?", "int", "int?", "int[]", "int[]?", "float",
-    "float?", "bool", "ScalarType", "ScalarType?", "Device", "Device?", "str", "str?", "object",
+    "float?", "bool", "ScalarType", "ScalarType?", "Device", "Device?", "Generator?", "str", "str?", "object",
 })
 # The types a signature may return alone; several tensors return as a tuple (Note [Tuple returns]).
 RETURN_TYPES: FrozenSet[str] = frozenset({
@@ -239,6 +240,18 @@ class Signature:
     @property
     def mutates_self(self) -> bool:
         return bool(self.params) and self.params[0].mutable
+
+    @property
+    def has_out_form(self) -> bool:
+        """Whether `out: true` gives it an out= form: it returns a Tensor or a tuple of them; a Tensor[]
+        (where(condition), the columns of nonzero) has none, as its number of results depends on the input."""
+        return self.returns_only("Tensor") or self.is_tuple
+
+    @property
+    def takes_tensor_self(self) -> bool:
+        """Whether its first parameter is `Tensor self`: a method's signatures do, but a function's
+        `(Scalar self, ...)` overload (pow(2, x)) has no method or in-place form."""
+        return bool(self.params) and self.params[0].name == "self" and self.params[0].type == TENSOR
 
     def param(self, name: str) -> Optional[Param]:
         return next((p for p in self.params if p.name == name), None)

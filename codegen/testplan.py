@@ -56,6 +56,7 @@ class Domain(Named):
     probability = "probability"
     nonzero = "nonzero"
     nonfinite = "nonfinite"  # NaN and infinities among the floats
+    spd = "spd"  # symmetric positive-definite and well conditioned, in the last two dims
 
 
 @dataclass(frozen=True)
@@ -88,7 +89,8 @@ def reference_function(reference: str, sigs: Sequence[Signature]) -> Optional[st
 
 
 MASK_NAMES = frozenset({"mask", "condition"})
-DIM_NAMES = frozenset({"dim", "dims", "dim0", "dim1", "dim2", "start_dim", "end_dim", "source", "destination"})
+DIM_NAMES = frozenset({"dim", "dims", "dim0", "dim1", "dim2", "start_dim", "end_dim", "source", "destination",
+                       "dimension"})
 SIZE_NAMES = frozenset({"size", "shape", "sizes"})
 # The dims derived for an op's first, second and third dim parameters.
 DERIVED_DIMS = (0, -1, 1)

@@ -67,6 +67,7 @@ bool type_ok_general(const ParamSpec& p, PyObject* obj) {
     case ArgKind::TensorList: return is_tensor_list(obj, false);
     case ArgKind::OptionalTensorList: return is_tensor_list(obj, true);
     case ArgKind::String: return PyUnicode_Check(obj);
+    case ArgKind::Generator: return is_generator(obj);
   }
   return false;
 }

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "arg_kinds.h"
+#include "generator_object.h"
 #include "wick/device.h"
 #include "wick/dtype.h"
 #include "wick/scalar.h"
@@ -139,6 +140,8 @@ class ParsedArgs {
   // Valid while the argument lives, which is the whole call.
   std::string_view string(int i) const;
   std::optional<std::string_view> string_optional(int i) const;
+  // Held until the call returns; null for None (the default generator).
+  GeneratorArg generator(int i) const { return GeneratorArg(args_[i]); }
   PyObject* object(int i) const { return args_[i]; }
   // The Python object given for parameter i (nullptr when defaulted).
   PyObject* raw(int i) const { return args_[i]; }

@@ -5,9 +5,11 @@
 #include "device_object.h"
 #include "dtype_object.h"
 #include "errors.h"
+#include "generator_object.h"
 #include "interop.h"
 #include "named_tuples.h"
 #include "operators.h"
+#include "storage_object.h"
 #include "tensor_new.h"
 #include "tensor_type.h"
 #include "wick/core_ops.h"
@@ -95,9 +97,11 @@ PyMODINIT_FUNC PyInit__C() {
       PyModule_AddFunctions(module, threads_functions) < 0 || PyModule_AddFunctions(module, grad_mode_functions) < 0 ||
       PyModule_AddFunctions(module, autograd_functions) < 0 || !init_node_type(module) ||
       PyModule_AddFunctions(module, storage_bytes_functions) < 0 ||
+      PyModule_AddFunctions(module, storage_functions) < 0 || !init_storage_type(module) ||
       PyModule_AddFunctions(module, dtype_functions) < 0 ||
       PyModule_AddFunctions(module, print_options_functions) < 0 ||
       !init_dtype_type(module) || !init_device_type(module) || !init_tensor_type(module) ||
+      !init_generator_type(module) ||
       !init_return_types(module) || !init_operators(module) ||
       PyModule_AddIntConstant(module, "_has_cuda", WICK_WITH_CUDA) < 0 ||
       PyModule_AddStringConstant(module, "__version__", WICK_VERSION) < 0) {

@@ -11,12 +11,18 @@
 // makes it: a Python number becomes a 0-d tensor, which promotes as the
 // number would (Note [Wrapped numbers]); a float takes the dtype of a floating
 // tensor on the right, so that 0.1 - x loses no digit of 0.1 (left_operand).
+// An ndarray right of a tensor (x + array, x += array) becomes a tensor over
+// its memory, in its own dtype, as PyTorch's operators take it (its named
+// functions refuse one); an ndarray on the left is NumPy's to handle.
 // The ops are looked up by name once, when the module is made.
 #include "operators.h"
 
 #include "arg_parser.h"
 #include "dtype_object.h"
+#include "errors.h"
+#include "interop.h"
 #include "tensor_type.h"
+#include "wrap.h"
 
 namespace wick {
 namespace python {
@@ -65,9 +71,21 @@ PyObject* left_operand(PyObject* a, PyObject* b) {
   return PyObject_CallOneArg(tensor_function, a);
 }
 
+// fn(a, b), with b an ndarray as a tensor over its memory (Note [Operators]); the common operands, tensors and
+// Python numbers, skip the check.
+PyObject* call_right(PyObject* fn, PyObject* a, PyObject* b) {
+  if (is_tensor(b) || PyLong_Check(b) || PyFloat_Check(b)) return call(fn, a, b);
+  PyObject* operand =
+      guarded(nullptr, [b]() -> PyObject* { return is_ndarray(b) ? wrap(tensor_from_numpy(b)) : Py_NewRef(b); });
+  if (!operand) return nullptr;
+  PyObject* result = call(fn, a, operand);
+  Py_DECREF(operand);
+  return result;
+}
+
 template <Binary op>
 PyObject* binary(PyObject* a, PyObject* b) {
-  if (is_tensor(a)) return call(functions[op], a, b);
+  if (is_tensor(a)) return call_right(functions[op], a, b);
   // 2 * x is mul(x, 2): exactly the same result, with 2 a wrapped number, and no tensor made for it.
   if (commutes(op) && number_kind(a) != NumberKind::None) return call(functions[op], b, a);
   PyObject* left = left_operand(a, b);
@@ -79,7 +97,7 @@ PyObject* binary(PyObject* a, PyObject* b) {
 
 template <Binary op>
 PyObject* in_place(PyObject* a, PyObject* b) {
-  return call(methods[op], a, b);
+  return call_right(methods[op], a, b);
 }
 
 bool check_no_modulus(PyObject* mod) {

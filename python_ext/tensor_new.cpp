@@ -13,6 +13,7 @@
 #include "interop.h"
 #include "owned_ref.h"
 #include "python_impls.h"
+#include "storage_object.h"
 #include "tensor_type.h"
 #include "wick/core_ops.h"
 #include "wick/dispatch.h"
@@ -258,12 +259,19 @@ PyObject* legacy_new(PyTypeObject* type, DType dtype, PyObject* args, PyObject* 
                     dtype_name(other.dtype()));
     result = make_tensor(other.storage(), other.dtype(), other.sizes().vec(), other.strides().vec(),
                          other.storage_offset());
+  } else if (const std::optional<StorageArg> storage = n == 1 ? storage_arg(PyTuple_GET_ITEM(args, 0))
+                                                                : std::nullopt) {
+    // A 1-d tensor over the whole storage, as many elements as fit (Note [Storage objects]).
+    WICK_CHECK_TYPE(!device || *device == storage->storage->device(), "a tensor on a storage is on its device");
+    Storage s = storage_for(*storage, dtype);
+    const int64_t numel = int64_t(s->nbytes()) / wick::itemsize(dtype);
+    result = make_tensor(std::move(s), dtype, {numel}, {1}, 0);
   } else if (n == 1 && is_sequence(PyTuple_GET_ITEM(args, 0))) {
     result = tensor_from_sequence(PyTuple_GET_ITEM(args, 0), dtype);
     if (device) result = to(result, *device);
   } else {
     detail::fail<TypeError>("invalid arguments; expected one of: (*size, device=None), "
-                            "(sequence data, device=None), (Tensor other)");
+                            "(sequence data, device=None), (Tensor other), (Storage storage)");
   }
   return wrap_as(type, std::move(result));
 }

@@ -11,7 +11,7 @@ from codegen.schema import (BaseTy, BaseType, ListType, OptionalType, Param, Ret
 _BASE: Dict[BaseTy, str] = {
     BaseTy.Tensor: "Tensor", BaseTy.Scalar: "Scalar", BaseTy.int: "int64_t", BaseTy.float: "double",
     BaseTy.bool: "bool", BaseTy.ScalarType: "DType", BaseTy.Device: "Device", BaseTy.object: "PyObject*",
-    BaseTy.str: "std::string_view",
+    BaseTy.str: "std::string_view", BaseTy.Generator: "Generator*",
 }
 _RETURNED_LISTS: Dict[BaseTy, str] = {BaseTy.int: "DimVector", BaseTy.Tensor: "std::vector<Tensor>"}
 # What core takes for a list, by its element type (see Note [Tensor lists] in wick/tensor_list.h).
@@ -27,6 +27,8 @@ def value_type(t: Type) -> str:
         return "ArrayRef<std::optional<Tensor>>"
     if base_of(t) == BaseTy.Tensor and not is_list(t):
         return "Tensor"  # an undefined Tensor stands for None
+    if base_of(t) == BaseTy.Generator:
+        return "Generator*"  # a null one stands for None: the default generator
     if is_list(t):
         # Note [Optional lists] in wick/array_ref.h
         return f"OptionalArrayRef<{_BASE[base_of(t)]}>" if is_optional(t) else _LISTS[base_of(t)]
@@ -72,7 +74,7 @@ def default_value(p: Param) -> Optional[str]:
     if p.default is None:
         return None
     if p.default == "None":
-        return "Tensor()" if base_of(p.type) == BaseTy.Tensor else "std::nullopt"
+        return {BaseTy.Tensor: "Tensor()", BaseTy.Generator: "nullptr"}.get(base_of(p.type), "std::nullopt")
     if p.default in ("True", "False"):
         return p.default.lower()
     return p.default
@@ -145,9 +147,9 @@ def functions(decl: Declaration) -> List[CppFunction]:
             result.append(CppFunction(base, ps, written, decl, sig, Form.inplace))
         else:
             result.append(CppFunction(base, ps, signature_return_type(sig), decl, sig, Form.functional))
-        if api.inplace:
+        if api.inplace and sig.takes_tensor_self:
             result.append(CppFunction(base + "_", ps, written, decl, sig, Form.inplace))
-        if api.out:
+        if api.out and sig.has_out_form:
             result.append(CppFunction(base + "_out", out_params(sig) + ps, written, decl, sig, Form.out))
         if structured:
             bare = tuple(_params(sig, defaults=False))

@@ -18,7 +18,8 @@ class ArgKind:
     # The Python values it takes, as type_ok in arg_parser.cpp checks them, for the check that no
     # overload hides another (codegen/validate.py).
     accepts: FrozenSet[str]
-    holder: Optional[str] = None  # a list's: where a wrapper keeps it, seen by core as an ArrayRef
+    # Where a wrapper keeps the argument: a list, seen by core as an ArrayRef; a Generator?, seen as a Generator*.
+    holder: Optional[str] = None
 
 
 def _kind(name: str, shown: str, accessor: str, *accepts: str, holder: Optional[str] = None) -> ArgKind:
@@ -43,6 +44,9 @@ ARG_KINDS: Dict[Type, ArgKind] = {
                                           "tensors", "tensors_and_nones",
                                           holder="std::vector<std::optional<Tensor>>"),
     BaseType(BaseTy.str): _kind("String", "str", "string", "str"),
+    # Held for the whole call, None as a null pointer (python_ext/generator_object.h).
+    BaseType(BaseTy.Generator): _kind("Generator", "wick.Generator", "generator", "generator",
+                                      holder="GeneratorArg"),
 }
 
 
@@ -66,7 +70,7 @@ OUT_TUPLE_PARAM = Param("out", OptionalType(BaseType(BaseTy.object)), "None", kw
 _ANNOTATIONS: FrozenSet[str] = frozenset({
     "Any", "Optional", "Sequence", "Tuple", "Union", "overload", "property", "Tensor", "TensorBase", "_T",
     "_Number", "_int", "_float", "_bool", "_str", "_dtype", "_DTypeLike", "_device", "_DeviceLike", "_Size",
-    "_IndexItem", "_Index", "Dict", "_return_types", "_named_tuples",
+    "_IndexItem", "_Index", "Dict", "List", "SupportsIndex", "_return_types", "_named_tuples", "Generator",
 })
 RESERVED_METHODS: FrozenSet[str] = _ANNOTATIONS | {
     "shape", "dtype", "device", "ndim", "is_cuda", "itemsize", "_base",
@@ -74,7 +78,7 @@ RESERVED_METHODS: FrozenSet[str] = _ANNOTATIONS | {
 RESERVED_FUNCTIONS: FrozenSet[str] = _ANNOTATIONS | {
     "TypeVar", "final", "slice", "str", "type", "ellipsis", "dtype", "device", *DTYPE_NAMES, "_has_cuda",
     "_cuda_is_available", "_cuda_device_count", "_set_tensor_class", "_init_subclass", "_legacy_new",
-    "from_numpy", "from_dlpack", "_to_dlpack",
+    "from_numpy", "from_dlpack", "_to_dlpack", "default_generator",
 }
 
 
@@ -191,17 +195,18 @@ def bindings(decls: List[Declaration]) -> Tuple[List[Binding], List[Binding]]:
     for d in decls:
         api = d.api
         for sig in api.signatures:
-            if api.has(Variant.method):
+            if api.has(Variant.method) and sig.takes_tensor_self:
                 methods.setdefault(d.name, []).append(
                     Overload(d, sig, sig.params[1:], Form.inplace if api.mutates_self else Form.functional, True))
                 if Variant.method in api.inplace_variants:
                     methods.setdefault(d.name + "_", []).append(Overload(d, sig, sig.params[1:], Form.inplace, True))
             if api.has(Variant.function):
-                form = Form.inplace if api.mutates_self else Form.out if api.out else Form.functional
+                out = api.out and sig.has_out_form
+                form = Form.inplace if api.mutates_self else Form.out if out else Form.functional
                 params = sig.params + ((REQUIRES_GRAD_PARAM,) if is_factory(sig) else ()) + \
-                    ((OUT_TUPLE_PARAM if sig.is_tuple else OUT_PARAM,) if api.out else ())
+                    ((OUT_TUPLE_PARAM if sig.is_tuple else OUT_PARAM,) if out else ())
                 functions.setdefault(d.name, []).append(Overload(d, sig, params, form, False))
-                if Variant.function in api.inplace_variants:
+                if Variant.function in api.inplace_variants and sig.takes_tensor_self:
                     functions.setdefault(d.name + "_", []).append(Overload(d, sig, sig.params, Form.inplace, False))
         docs[d.name] = api.doc
         if api.inplace:

@@ -320,8 +320,11 @@ def _plain_body(fn: cpp.CppFunction) -> List[str]:
         parts = ([f"any_requires_grad({{{', '.join('&' + n for n in tensors)}}})"] if tensors else []) + \
             [f"any_requires_grad({n})" for n in lists]
         lines.append(f"check_no_grad_for_out(({' || '.join(parts)}) && is_grad_enabled());")
-    lines.append(f"{raw};")
     written = _written(fn)
+    if fn.form == Form.out and not fn.decl.derivatives.differentiable:
+        # Nothing to record, but out= writes its tensors in place: a leaf that requires grad is refused.
+        lines += [f"if (is_grad_enabled()) check_inplace({n});" for n in written]
+    lines.append(f"{raw};")
     lines += [f"bump_version({n});" for n in written]
     lines.append(f"return {{{', '.join(written)}}};" if fn.sig.is_tuple and fn.form == Form.out
                  else f"return {written[0]};")

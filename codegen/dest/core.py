@@ -120,7 +120,9 @@ def emit(decls: List[Declaration], layout: Layout) -> Dict[str, str]:
         files[header] = render("op.h.j2", name=header_fns[0].decl.cpp_name, ops=ops,
                                functions=[fn for fn in header_fns if not fn.in_detail],
                                detail=[fn for fn in header_fns if fn.in_detail],
-                               structured=any(fn.in_detail for fn in header_fns))
+                               structured=any(fn.in_detail for fn in header_fns),
+                               generator=any(base_of(p.type) == BaseTy.Generator for fn in header_fns
+                                             for p in fn.sig.params))
     shard_bodies = layout.by_shard(bodies, lambda body: body[0].decl.name)
     pointwise = [d for d in decls if d.owns_kernels]
     for s, shard_pointwise in enumerate(layout.by_shard(pointwise, lambda d: d.name)):

@@ -17,8 +17,9 @@ _RECORDING = "wick::autograd::ops::"
 
 def _accessor(p: Param) -> str:
     kind = arg_kind(p.type)
-    # An undefined Tensor and Python's None are what a Tensor? and an object take for None.
-    return kind.accessor + "_optional" if is_optional(p.type) and kind.name not in ("Tensor", "Object") \
+    # An undefined Tensor, Python's None and a null Generator* are what a Tensor?, an object and a Generator? take
+    # for None.
+    return kind.accessor + "_optional" if is_optional(p.type) and kind.name not in ("Tensor", "Object", "Generator") \
         else kind.accessor
 
 
@@ -45,10 +46,12 @@ def _case(ov: Overload, index: int) -> str:
         var = f"a{j}"
         ctype = cpp.value_type(p.type)
         ref = "const Tensor&" if ctype == "Tensor" else "PyObject*" if ctype == "PyObject*" else ctype
+        holder = arg_kind(p.type).holder
         if is_list(p.type):
-            holder = arg_kind(p.type).holder
             assert holder is not None, p
             ref = f"std::optional<{holder}>" if is_optional(p.type) else holder
+        elif holder is not None:  # a Generator?, whose holder stands for None itself
+            ref = holder
         lines.append(f"{ref} {var} = r.{_accessor(p)}({j});")
         names[p.name] = var
     args = [names[p.name] for p in ov.sig.params]

@@ -5,7 +5,6 @@
 #include <cmath>
 #include <limits>
 #include <memory>
-#include <mutex>
 #include <random>
 #include <utility>
 #include <vector>
@@ -15,6 +14,7 @@
 #include "wick/cpu/level.h"
 #include "wick/cpu/parallel.h"
 #include "wick/dispatch.h"
+#include "wick/generator.h"
 #include "wick/ops/add.h"
 #include "wick/ops/arange.h"
 #include "wick/ops/copy_.h"
@@ -52,19 +52,12 @@ Device resolve(std::optional<Device> device) {
   return d;
 }
 
-// One generator for rand and randn, seeded by manual_seed; draws happen on the CPU.
-struct Generator {
-  std::mutex mutex;
-  std::mt19937_64 engine{std::mt19937_64::default_seed};
-};
-Generator& generator() {
-  static Generator g;
-  return g;
-}
-
 // Note [Random draws]
 // ~~~~~~~~~~~~~~~~~~~
-// rand draws, under the generator's lock, k / 2^b for each element, with k of b
+// Every draw comes from a wick::Generator (wick/generator.h), the one given or the default one, on the
+// CPU whatever the device of the result; a call draws all its bits under the generator's lock, so calls
+// that share a generator take whole runs of its stream, never interleaved ones.
+// rand draws k / 2^b for each element, with k of b
 // random bits and b the bits of the dtype's significand (53 for float64, 24 for
 // float32, 11 for float16, 8 for bfloat16), as PyTorch's uniform_real does: the
 // value is exact in the dtype, so rounding never makes it 1. A 64-bit draw of the
@@ -93,17 +86,16 @@ const RandomLoops<T>& random_loops() {
   return kLevels[detail::cpu_level]->loops<T>();
 }
 
-// Fill a contiguous CPU tensor of a floating dtype with uniforms, or normals (Note [Random draws]).
-void fill_uniform(Tensor& t) {
+// Fill a contiguous CPU tensor of a floating dtype with uniforms, or normals, from g (Note [Random draws]).
+void fill_uniform(Tensor& t, Generator& g) {
   dispatch_floating(t.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    Generator& g = generator();
-    std::lock_guard<std::mutex> lock(g.mutex);
-    random_loops<T>().uniforms(g.engine, t.data<T>(), t.numel());
+    g.locked([&](std::mt19937_64& engine) { random_loops<T>().uniforms(engine, t.data<T>(), t.numel()); });
   });
 }
+using Fill = void (*)(Tensor&, Generator&);
 
-void fill_normal(Tensor& t) {
+void fill_normal(Tensor& t, Generator& g) {
   dispatch_floating(t.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     using C = opmath_t<T>;
@@ -119,12 +111,10 @@ void fill_normal(Tensor& t) {
       u = buffer.get();
     }
     std::array<C, kNormalChunk> last;
-    {
-      Generator& g = generator();
-      std::lock_guard<std::mutex> lock(g.mutex);
-      random_loops<C>().uniforms(g.engine, u, whole);
-      if (whole < n) random_loops<C>().uniforms(g.engine, last.data(), kNormalChunk);
-    }
+    g.locked([&](std::mt19937_64& engine) {
+      random_loops<C>().uniforms(engine, u, whole);
+      if (whole < n) random_loops<C>().uniforms(engine, last.data(), kNormalChunk);
+    });
     const auto to_normals = random_loops<T>().normals;
     detail::parallel_for(whole / kNormalChunk, detail::kGrainSize / kNormalChunk, [&](int64_t begin, int64_t end) {
       to_normals(u + begin * kNormalChunk, out + begin * kNormalChunk, end - begin);
@@ -138,13 +128,14 @@ void fill_normal(Tensor& t) {
 }
 
 // rand or randn: check the dtype and the device, fill a contiguous CPU tensor, move it to the device.
-Tensor random(IntArrayRef size, std::optional<DType> dtype, std::optional<Device> device,
-              void (*fill)(Tensor&)) {
+Tensor random(IntArrayRef size, std::optional<DType> dtype, std::optional<Device> device, Generator* generator,
+              Fill fill) {
   const DType d = dtype.value_or(default_float());
   WICK_CHECK_TYPE(is_floating(d), "expected a floating-point dtype, got ", dtype_name(d));
   const Device target = resolve(device);
+  Generator& g = generator_for(generator, target);
   Tensor values = empty(size, d, kCPU);
-  fill(values);
+  fill(values, g);
   return to(values, target);
 }
 
@@ -241,16 +232,15 @@ std::pair<double, double> exact_integer_range(DType d) {
 
 // rand_like or randn_like: the values random() gives for self's sizes, laid out like self; a
 // contiguous CPU result is filled in place, as random() fills its own.
-Tensor random_like(const Tensor& self, std::optional<DType> dtype, std::optional<Device> device,
-                   void (*fill)(Tensor&)) {
+Tensor random_like(const Tensor& self, std::optional<DType> dtype, std::optional<Device> device, Fill fill) {
   Tensor result = like(self, dtype, device);
   WICK_CHECK_TYPE(is_floating(result.dtype()), "expected a floating-point dtype, got ",
                   dtype_name(result.dtype()));
   if (result.device().is_cpu() && result.is_contiguous()) {
-    fill(result);
+    fill(result, default_generator());
     return result;
   }
-  return copy_(result, random(self.sizes(), result.dtype(), result.device(), fill));
+  return copy_(result, random(self.sizes(), result.dtype(), result.device(), nullptr, fill));
 }
 
 }  // namespace
@@ -318,43 +308,41 @@ Tensor arange(const Scalar& end, std::optional<DType> dtype, std::optional<Devic
   return arange(Scalar(int64_t(0)), end, Scalar(int64_t(1)), dtype, device);
 }
 
-Tensor rand(IntArrayRef size, std::optional<DType> dtype, std::optional<Device> device) {
-  return random(size, dtype, device, fill_uniform);
+Tensor rand(IntArrayRef size, std::optional<DType> dtype, std::optional<Device> device, Generator* generator) {
+  return random(size, dtype, device, generator, fill_uniform);
 }
 
-Tensor randn(IntArrayRef size, std::optional<DType> dtype, std::optional<Device> device) {
-  return random(size, dtype, device, fill_normal);
+Tensor randn(IntArrayRef size, std::optional<DType> dtype, std::optional<Device> device, Generator* generator) {
+  return random(size, dtype, device, generator, fill_normal);
 }
 
 namespace {
 
 // uniform_ and normal_: values drawn as rand() and randn() draw them, then scaled, moved and written into self.
-const Tensor& redraw(const char* op, const Tensor& self, void (*fill)(Tensor&), double scale, double shift) {
+const Tensor& redraw(const char* op, const Tensor& self, Generator* generator, Fill fill, double scale,
+                     double shift) {
   WICK_CHECK_TYPE(is_floating(self.dtype()), op, "(): expected a floating-point tensor, got ",
                   dtype_name(self.dtype()));
+  Generator& g = generator_for(generator, self.device());
   Tensor values = empty(self.sizes(), self.dtype(), kCPU);
-  fill(values);
+  fill(values, g);
   add_(mul_(values, scale), shift);
   return copy_(self, values);
 }
 
 }  // namespace
 
-const Tensor& uniform_(const Tensor& self, double low, double high) {
+const Tensor& uniform_(const Tensor& self, double low, double high, Generator* generator) {
   WICK_CHECK(low <= high, "uniform_ expects to return a [from, to) range, but found from=", low, " > to=", high);
-  return redraw("uniform_", self, fill_uniform, high - low, low);
+  return redraw("uniform_", self, generator, fill_uniform, high - low, low);
 }
 
-const Tensor& normal_(const Tensor& self, double mean, double std) {
+const Tensor& normal_(const Tensor& self, double mean, double std, Generator* generator) {
   WICK_CHECK(std >= 0.0, "normal expects std >= 0.0, but found std ", std);
-  return redraw("normal_", self, fill_normal, std, mean);
+  return redraw("normal_", self, generator, fill_normal, std, mean);
 }
 
-void manual_seed(int64_t seed) {
-  Generator& g = generator();
-  std::lock_guard<std::mutex> lock(g.mutex);
-  g.engine.seed(uint64_t(seed));
-}
+void manual_seed(int64_t seed) { default_generator().manual_seed(uint64_t(seed)); }
 
 namespace {
 
@@ -423,7 +411,8 @@ Tensor eye(int64_t n, int64_t m, std::optional<DType> dtype, std::optional<Devic
 
 Tensor eye(int64_t n, std::optional<DType> dtype, std::optional<Device> device) { return eye(n, n, dtype, device); }
 
-Tensor randint(int64_t low, int64_t high, IntArrayRef size, std::optional<DType> dtype, std::optional<Device> device) {
+Tensor randint(int64_t low, int64_t high, IntArrayRef size, std::optional<DType> dtype, std::optional<Device> device,
+               Generator* generator) {
   const DType d = dtype.value_or(DType::Int64);
   WICK_CHECK_VALUE(low < high, "random_ expects 'from' to be less than 'to', but got from=", low,
                    " >= to=", high);
@@ -436,47 +425,48 @@ Tensor randint(int64_t low, int64_t high, IntArrayRef size, std::optional<DType>
     warn("randint(): [", low, ", ", high - 1, "] reaches beyond [", lo, ", ", hi, "], the integers that ",
          dtype_name(d), " holds exactly: values may repeat or be missing");
   }
+  const Device target = resolve(device);
+  Generator& g = generator_for(generator, target);
   Tensor out = empty(size, d, kCPU);
   const uint64_t range = uint64_t(high) - uint64_t(low);
-  {
-    Generator& g = generator();
-    std::lock_guard<std::mutex> lock(g.mutex);
+  g.locked([&](std::mt19937_64& engine) {
     dispatch(d, [&](auto tag) {
       using T = typename decltype(tag)::type;
       T* p = out.data<T>();
       for (int64_t i = 0; i < out.numel(); ++i) {
-        const int64_t v = int64_t(uint64_t(low) + g.engine() % range);
+        const int64_t v = int64_t(uint64_t(low) + engine() % range);
         if constexpr (std::is_same_v<T, bool>) p[i] = v != 0;
         else p[i] = T(opmath_t<T>(v));
       }
     });
-  }
-  return to(out, resolve(device));
+  });
+  return to(out, target);
 }
 
-Tensor randint(int64_t high, IntArrayRef size, std::optional<DType> dtype, std::optional<Device> device) {
-  return randint(0, high, size, dtype, device);
+Tensor randint(int64_t high, IntArrayRef size, std::optional<DType> dtype, std::optional<Device> device,
+               Generator* generator) {
+  return randint(0, high, size, dtype, device, generator);
 }
 
-Tensor randperm(int64_t n, std::optional<DType> dtype, std::optional<Device> device) {
+Tensor randperm(int64_t n, std::optional<DType> dtype, std::optional<Device> device, Generator* generator) {
   WICK_CHECK_VALUE(n >= 0, "n must be non-negative, got ", n);
   const DType d = dtype.value_or(DType::Int64);
   WICK_CHECK_TYPE(d != DType::Bool, "not implemented for 'Bool'");
   WICK_CHECK_VALUE(n == 0 || double(n - 1) <= exact_integer_range(d).second, "n=", n,
                    " is too large for result tensor type ", dtype_name(d), ", which holds integers up to ",
                    exact_integer_range(d).second, " exactly");
+  const Device target = resolve(device);
+  Generator& g = generator_for(generator, target);
   Tensor perm = empty({n}, DType::Int64, kCPU);  // before any work: MemoryError when n is too large
   int64_t* p = perm.data<int64_t>();
   for (int64_t i = 0; i < n; ++i) p[i] = i;
-  {
-    Generator& g = generator();
-    std::lock_guard<std::mutex> lock(g.mutex);
+  g.locked([&](std::mt19937_64& engine) {
     for (int64_t i = 0; i + 1 < n; ++i) {  // Fisher-Yates, front to back
-      const int64_t z = int64_t(g.engine() % uint64_t(n - i));
+      const int64_t z = int64_t(engine() % uint64_t(n - i));
       std::swap(p[i], p[i + z]);
     }
-  }
-  return to(perm, resolve(device), d);
+  });
+  return to(perm, target, d);
 }
 
 Tensor empty_like_with(const Tensor& self, std::optional<DType> dtype, std::optional<Device> device) {

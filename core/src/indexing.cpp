@@ -17,7 +17,6 @@
 #include "wick/ops/expand.h"
 #include "wick/ops/index_put.h"
 #include "wick/ops/item.h"
-#include "wick/ops/nonzero.h"
 #include "wick/ops/select.h"
 #include "wick/ops/to.h"
 #include "wick/ops/unsqueeze.h"

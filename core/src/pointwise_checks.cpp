@@ -66,6 +66,14 @@ void pow_check(ArrayRef<Operand> inputs, ArrayRef<Scalar>, DType compute) {
   if (compute != DType::Float32 && compute != DType::Float64) check_convertible(*exponent, compute);
 }
 
+// An integer rounded to decimals >= 0 is itself; left of the point (decimals < 0) it would need a power of
+// ten that its dtype may not hold, and PyTorch rounds no integers at all.
+void round_check(ArrayRef<Operand> inputs, ArrayRef<Scalar> constants, DType) {
+  WICK_CHECK(constants[0].to_int64() >= 0 || is_floating(operand_dtype(inputs[0])),
+             "decimals must not be negative for an integer tensor, got ", constants[0].to_int64(), " for ",
+             dtype_type_name(operand_dtype(inputs[0])));
+}
+
 // lerp takes operands of one floating dtype: no promotion between them.
 void lerp_check(ArrayRef<Operand> inputs, ArrayRef<Scalar> constants, DType compute) {
   const DType self = operand_dtype(inputs[0]);

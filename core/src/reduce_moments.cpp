@@ -40,6 +40,24 @@ Tensor std(const Tensor& self, OptionalIntArrayRef dim, std::optional<int64_t> c
   return var_std(self, dim, correction, keepdim, true);
 }
 
+// Note [unbiased and correction]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// PyTorch's older spelling: unbiased=true is correction 1 and false is
+// correction 0. As in PyTorch's C++ API, a plain integer given where both
+// overloads fit, var(x, dim, 2, false), converts to bool and picks this one:
+// C++ callers name a correction std::optional<int64_t>(2).
+Tensor var(const Tensor& self, OptionalIntArrayRef dim, bool unbiased, bool keepdim) {
+  return var_std(self, dim, int64_t(unbiased), keepdim, false);
+}
+
+Tensor var(const Tensor& self, bool unbiased) { return var(self, std::nullopt, unbiased, false); }
+
+Tensor std(const Tensor& self, OptionalIntArrayRef dim, bool unbiased, bool keepdim) {
+  return var_std(self, dim, int64_t(unbiased), keepdim, true);
+}
+
+Tensor std(const Tensor& self, bool unbiased) { return std(self, std::nullopt, unbiased, false); }
+
 Tensor norm(const Tensor& self, const Scalar& p, OptionalIntArrayRef dim, bool keepdim) {
   WICK_CHECK_TYPE(is_floating(self.dtype()), "input dtype should be either floating point or complex. "
                   "Got ", dtype_type_name(self.dtype()), " instead.");

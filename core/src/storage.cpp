@@ -1,12 +1,18 @@
 // core/src/storage.cpp: allocation and release of storage on each device.
 #include "wick/storage.h"
 
+#include <cerrno>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <deque>
+#include <memory>
 #include <mutex>
 
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "wick/core_ops.h"
 #include "wick/error.h"
@@ -115,7 +121,63 @@ void* allocate_cached(size_t rounded, size_t alignment) {
   return data;
 }
 
+// The context of a storage in shared memory (Note [Shared memory storage]): the mapping's length and its file.
+struct SharedMapping {
+  size_t nbytes;
+  int fd;
+};
+
+void free_shared(void* data, void* ctx) {
+  const std::unique_ptr<SharedMapping> mapping(static_cast<SharedMapping*>(ctx));
+  if (data) munmap(data, mapping->nbytes);
+  close(mapping->fd);
+}
+
+// Maps `nbytes` of `fd` shared and writable (null for none), taking `fd`: it is closed when this fails.
+std::pair<void*, std::unique_ptr<SharedMapping>> map_shared(int fd, size_t nbytes) {
+  auto mapping = std::make_unique<SharedMapping>(SharedMapping{nbytes, fd});
+  void* data = nbytes ? mmap(nullptr, nbytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0) : nullptr;
+  if (data == MAP_FAILED) {
+    const int err = errno;
+    close(fd);
+    throw Error(detail::str_cat("could not map ", nbytes, " bytes of shared memory: ", std::strerror(err)));
+  }
+  return {data, std::move(mapping)};
+}
+
 }  // namespace
+
+void StorageImpl::share_memory() {
+  if (is_shared()) return;
+  const int fd = memfd_create("wick_storage", MFD_CLOEXEC);
+  if (fd < 0) throw Error(detail::str_cat("could not create shared memory: ", std::strerror(errno)));
+  // Reserved now, so that running out of memory is this error rather than a SIGBUS on first write.
+  const int err = nbytes_ ? posix_fallocate(fd, 0, off_t(nbytes_)) : 0;
+  if (err != 0) {
+    close(fd);
+    throw OutOfMemoryError(detail::str_cat("could not allocate ", nbytes_, " bytes of shared memory: ",
+                                           std::strerror(err)));
+  }
+  auto [data, mapping] = map_shared(fd, nbytes_);
+  if (nbytes_) std::memcpy(data, data_, nbytes_);
+  if (deleter_) deleter_(data_, ctx_);
+  data_ = data;
+  deleter_ = &free_shared;
+  ctx_ = mapping.release();
+  shared_fd_ = fd;
+}
+
+Storage StorageImpl::from_shared_fd(int fd, size_t nbytes) {
+  struct stat st;
+  WICK_CHECK(fstat(fd, &st) == 0 && uint64_t(st.st_size) >= nbytes, "the file descriptor ", fd,
+             " is not a shared-memory file of at least ", nbytes, " bytes");
+  const int own = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+  if (own < 0) throw Error(detail::str_cat("could not duplicate file descriptor ", fd, ": ", std::strerror(errno)));
+  auto [data, mapping] = map_shared(own, nbytes);
+  Storage storage = Storage::make(data, nbytes, kCPU, &free_shared, mapping.release());
+  storage->shared_fd_ = own;
+  return storage;
+}
 
 Storage allocate_storage(size_t nbytes, Device device) {
   if (nbytes == 0) return Storage::make(nullptr, 0, device, nullptr, nullptr);

@@ -5,11 +5,14 @@
 #include <limits>
 #include <optional>
 
+#include "wick/autograd/grad_mode.h"
 #include "wick/autograd/variable.h"
 #include "wick/core_ops.h"
 #include "wick/ops/dim.h"
 #include "wick/ops/empty.h"
 #include "wick/ops/fill_.h"
+#include "wick/ops/resize_.h"
+#include "wick/ops/resize_as_.h"
 #include "wick/ops/to.h"
 #include "wick/overflow.h"
 
@@ -150,7 +153,7 @@ Tensor as_strided(const Tensor& self, DimVector sizes, DimVector strides, int64_
   return make_view(self, std::move(sizes), std::move(strides), offset);  // refresh() checks the reach
 }
 
-void resize_(const Tensor& self, IntArrayRef sizes) {
+void resize_output(const Tensor& self, IntArrayRef sizes) {
   const int64_t numel = checked_numel(sizes);
   const std::optional<int64_t> elements = add_checked(numel, self.storage_offset());
   const std::optional<int64_t> bytes = elements ? mul_checked(*elements, self.itemsize()) : std::nullopt;
@@ -168,6 +171,76 @@ void resize_(const Tensor& self, IntArrayRef sizes) {
   }
   self.impl()->set_geometry(std::move(storage), sizes.vec(), contiguous_strides(sizes), self.storage_offset());
 }
+
+namespace {
+
+// See Note [set_]: the checks of autograd that every form makes, given what self will alias.
+void check_set_autograd(const Tensor& self, const Tensor* source) {
+  if (!autograd::is_grad_enabled()) return;
+  autograd::check_inplace(self);
+  WICK_CHECK(!autograd::requires_grad(self) && !(source && autograd::requires_grad(*source)),
+             "the derivative for 'set_' is not implemented.");
+}
+
+}  // namespace
+
+void set_(const Tensor& self, Storage storage, int64_t offset, IntArrayRef sizes,
+          std::optional<IntArrayRef> strides) {
+  check_set_autograd(self, nullptr);
+  WICK_CHECK(storage->device() == self.device(), "Expected a storage on ", self.device().str(), " but got one on ",
+             storage->device().str());
+  WICK_CHECK(offset >= 0, "Tensor: invalid storage offset ", offset);
+  for (int64_t s : sizes) WICK_CHECK(s >= 0, "Trying to create tensor with negative dimension ", s, ": ",
+                                     shape_str(sizes));
+  const DimVector stride_vec = strides ? strides->vec() : contiguous_strides(sizes);
+  WICK_CHECK(stride_vec.size() == sizes.size(), "unequal size length (", sizes.size(), ") and stride length (",
+             stride_vec.size(), ")");
+  // The elements needed: one past the furthest addressed, or none for an empty tensor (at any offset, as PyTorch).
+  std::optional<int64_t> needed = numel_checked(sizes) == 0 ? 0 : 1;
+  for (size_t d = 0; d < sizes.size() && needed && *needed > 0; ++d) {
+    WICK_CHECK(stride_vec[d] >= 0, "Storage size calculation overflowed with sizes=", shape_str(sizes),
+               " and strides=", shape_str(stride_vec));
+    needed = offset_checked(*needed, sizes[d] - 1, stride_vec[d]);
+  }
+  if (needed && *needed > 0) needed = add_checked(*needed, offset);
+  const std::optional<int64_t> needed_bytes = needed ? mul_checked(*needed, self.itemsize()) : std::nullopt;
+  WICK_CHECK(needed_bytes, "Storage size calculation overflowed with sizes=", shape_str(sizes), " and strides=",
+             shape_str(stride_vec));
+  WICK_CHECK(uint64_t(*needed_bytes) <= storage->nbytes(), "setStorage: sizes ", shape_str(sizes), ", strides ",
+             shape_str(stride_vec), ", storage offset ", offset, ", and itemsize ", self.itemsize(),
+             " requiring a storage size of ", *needed_bytes, " are out of bounds for storage of size ",
+             storage->nbytes());
+  self.impl()->set_geometry(std::move(storage), sizes.vec(), stride_vec, offset);
+  autograd::bump_version(self);
+}
+
+void set_(const Tensor& self, const Tensor& source) {
+  check_set_autograd(self, &source);
+  WICK_CHECK(source.dtype() == self.dtype(), "Expected a tensor of dtype ", dtype_name(self.dtype()),
+             " but got one of ", dtype_name(source.dtype()));
+  WICK_CHECK(source.device() == self.device(), "Expected a tensor on ", self.device().str(), " but got one on ",
+             source.device().str());
+  if (!self.is_same(source)) {
+    self.impl()->set_geometry(source.storage(), source.sizes().vec(), source.strides().vec(),
+                              source.storage_offset());
+  }
+  autograd::bump_version(self);
+}
+
+void set_(const Tensor& self) {
+  check_set_autograd(self, nullptr);
+  self.impl()->set_geometry(allocate_storage(0, self.device()), {0}, {1}, 0);
+  autograd::bump_version(self);
+}
+
+// As PyTorch, in grad mode or not: a resized tensor's gradient would have no shape to take.
+const Tensor& resize_(const Tensor& self, IntArrayRef size) {
+  WICK_CHECK(!autograd::requires_grad(self), "cannot resize variables that require grad");
+  resize_output(self, size);
+  return self;
+}
+
+const Tensor& resize_as_(const Tensor& self, const Tensor& the_template) { return resize_(self, the_template.sizes()); }
 
 Tensor scalar_tensor(const Scalar& value, DType dtype, Device device) {
   Tensor t = empty({}, dtype, kCPU);
@@ -203,7 +276,7 @@ Tensor prepare_out(const char* op, const Tensor& out, IntArrayRef sizes, DType d
            shape_str(out.sizes()), ", which does not match the required output shape ", shape_str(sizes),
            ". This behavior is deprecated; resize the output to zero elements first.");
     }
-    resize_(out, sizes);
+    resize_output(out, sizes);
   }
   return out;
 }

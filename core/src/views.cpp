@@ -24,6 +24,7 @@
 #include "wick/ops/t.h"
 #include "wick/ops/transpose.h"
 #include "wick/ops/unflatten.h"
+#include "wick/ops/unfold.h"
 #include "wick/ops/unsqueeze.h"
 #include "wick/ops/view.h"
 #include "wick/overflow.h"
@@ -247,6 +248,25 @@ Tensor unsqueeze(const Tensor& self, int64_t dim) {
   const int64_t stride = d < self.dim() ? mul_checked(sizes[size_t(d)], strides[size_t(d)]).value_or(1) : 1;
   sizes.insert(sizes.begin() + d, 1);
   strides.insert(strides.begin() + d, stride);
+  return make_view(self, std::move(sizes), std::move(strides), self.storage_offset());
+}
+
+// Windows of `size` elements along dimension, `step` apart, in a new last dim; a 0-d self is one element long.
+Tensor unfold(const Tensor& self, int64_t dimension, int64_t size, int64_t step) {
+  const int64_t d = wrap_dim(dimension, std::max<int64_t>(self.dim(), 1));
+  const int64_t length = self.dim() == 0 ? 1 : self.sizes()[size_t(d)];
+  WICK_CHECK(size <= length, "maximum size for tensor at dimension ", d, " is ", length, " but size is ", size);
+  WICK_CHECK(size >= 0, "size is ", size, " but must be >= 0");
+  WICK_CHECK(step > 0, "step is ", step, " but must be > 0");
+  DimVector sizes = self.sizes().vec(), strides = self.strides().vec();
+  const int64_t stride = self.dim() == 0 ? 1 : strides[size_t(d)];
+  if (self.dim() > 0) {
+    sizes[size_t(d)] = (length - size) / step + 1;
+    // Two windows or more lie within the tensor's extent, so step * stride overflows only for one.
+    strides[size_t(d)] = mul_checked(step, stride).value_or(stride);
+  }
+  sizes.push_back(size);
+  strides.push_back(stride);
   return make_view(self, std::move(sizes), std::move(strides), self.storage_offset());
 }
 

@@ -1,6 +1,10 @@
-// core/src/where.cpp: where, which takes a bool condition (uint8 deprecated) and runs the _s_where kernel.
+// core/src/where.cpp: where, which takes a bool condition (uint8 deprecated) and runs the _s_where kernel;
+// and where(condition) alone, nonzero's columns.
+#include "wick/indexing.h"
 #include "wick/ops/_s_where.h"
 #include "wick/ops/to.h"
+#include "wick/ops/unbind.h"
+#include "wick/ops/unsqueeze.h"
 #include "wick/ops/where.h"
 
 namespace wick {
@@ -37,6 +41,12 @@ Tensor where(const Tensor& c, const Tensor& self, const Tensor& other) { return 
 Tensor where(const Tensor& c, const Tensor& self, const Scalar& other) { return where_of(c, self, other); }
 Tensor where(const Tensor& c, const Scalar& self, const Tensor& other) { return where_of(c, self, other); }
 Tensor where(const Tensor& c, const Scalar& self, const Scalar& other) { return where_of(c, self, other); }
+
+// The coordinates of condition's nonzero elements, a tensor per dim (one for a 0-d condition), as NumPy's nonzero.
+std::vector<Tensor> where(const Tensor& condition) {
+  WICK_CHECK_VALUE(condition.defined(), "expected a tensor for condition, got None");
+  return unbind(nonzero(condition.dim() == 0 ? unsqueeze(condition, 0) : condition), 1);
+}
 
 const Tensor& where_out(const Tensor& out, const Tensor& c, const Tensor& self, const Tensor& other) {
   return where_out_of(out, c, self, other);

@@ -20,16 +20,21 @@ from wick.shape_functions import *  # noqa: F401,F403
 from wick.reduction_functions import *  # noqa: F401,F403
 from wick.contractions import *  # noqa: F401,F403
 from wick.sampling import *  # noqa: F401,F403
+from wick.pointwise_functions import *  # noqa: F401,F403
+from wick.creation_functions import *  # noqa: F401,F403
 from wick.printing import set_printoptions  # noqa: F401
 from wick import type_info as _type_info, shape_functions as _shape_functions
 from wick import reduction_functions as _reduction_functions, contractions as _contractions
-from wick import sampling as _sampling
+from wick import sampling as _sampling, pointwise_functions as _pointwise_functions
+from wick import creation_functions as _creation_functions, storage as _storage
 from wick.safetensors import load_file, save_file
 from wick.autograd import (enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad,
                            set_grad_enabled)
 from wick._legacy import *  # noqa: F401,F403  (FloatTensor, LongTensor, ...)
+from wick.storage import *  # noqa: F401,F403  (UntypedStorage, TypedStorage, FloatStorage, ...)
 from wick import autograd, backends, cuda  # noqa: F401
 from wick import linalg, nn, optim  # noqa: F401
+from wick import utils  # noqa: F401
 from wick import return_types  # noqa: F401
 
 # Every declared function (declarations/*.yaml with `variants: [function]`).
@@ -47,5 +52,6 @@ __all__ = ["Tensor", "dtype", "device", "from_dlpack", "from_numpy", "get_num_th
            "broadcast_shapes", "broadcast_tensors", "broadcast_to", "atleast_1d", "atleast_2d", "atleast_3d",
            "meshgrid", "set_printoptions",
            *_type_info.__all__, *_shape_functions.__all__, *_reduction_functions.__all__, *_contractions.__all__,
-           *_sampling.__all__,
+           *_sampling.__all__, *_pointwise_functions.__all__,
+           *_creation_functions.__all__, *_storage.__all__,
            *_FUNCTIONS]

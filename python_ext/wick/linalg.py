@@ -1,9 +1,8 @@
 """wick.linalg: PyTorch's torch.linalg namespace, composed of declared ops: vector and matrix norms, cross and dot
-products of batches of vectors, matrix powers and chained matrix products.
-
-Norms that need singular values (matrix_norm's ord 2, -2 and 'nuc') and negative matrix powers (which need the
-inverse) raise NotImplementedError: wick has no SVD or inverse yet.
+products of batches of vectors, matrix powers and chained matrix products, and the decompositions and solvers of
+declarations/linalg_lapack.yaml (LAPACK), with PyTorch's checks and errors.
 """
+import collections
 import ctypes
 import math
 import operator
@@ -14,7 +13,9 @@ from wick._arguments import (_bool, _dtype, _int, _int_list, _is_int, _number, _
 from wick.functional import broadcast_shapes
 from wick.type_info import promote_types
 
-__all__ = ["vector_norm", "matrix_norm", "norm", "cross", "vecdot", "matrix_power", "multi_dot"]
+__all__ = ["vector_norm", "matrix_norm", "norm", "cross", "vecdot", "matrix_power", "multi_dot", "inv", "solve", "det",
+           "slogdet", "cholesky", "qr", "eigh", "eigvalsh", "svd", "svdvals", "lstsq", "pinv", "matrix_rank",
+           "LinAlgError"]
 
 # The C++ names of the dtypes, which multi_dot's message uses.
 _CPP_TYPES = {_C.float16: "c10::Half", _C.bfloat16: "c10::BFloat16", _C.float32: "float", _C.float64: "double",
@@ -42,6 +43,14 @@ def _check_floating(function, tensor, low_precision=True):
                            f"{_scalar_type(tensor.dtype)}")
     if not low_precision and tensor.dtype in (_C.float16, _C.bfloat16):
         raise RuntimeError(f"{function}: Low precision dtypes not supported. Got {_scalar_type(tensor.dtype)}")
+
+
+def _check_same_dtype(function, first, second, names):
+    """PyTorch's refusal of two operands (named names[0] and names[1]) of different dtypes."""
+    if first.dtype != second.dtype:
+        raise RuntimeError(f"{function}: Expected {names[0]} and {names[1]} to have the same dtype, but found "
+                           f"{names[0]} of type {_scalar_type(first.dtype)} and {names[1]} of type "
+                           f"{_scalar_type(second.dtype)} instead")
 
 
 def _check_norm_dtype(function, dtype, input_dtype):
@@ -118,8 +127,8 @@ def matrix_norm(input, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
     """matrix_norm(input, ord='fro', dim=(-2, -1), keepdim=False, *, dtype=None) -> Tensor
 
     The matrix norm of the matrices in dims dim of input: 'fro' (the square root of the sum of squares), 1 or -1
-    (the largest or smallest column sum of magnitudes), inf or -inf (the same of rows). 'nuc', 2 and -2 are
-    functions of the singular values, which wick cannot compute yet: they raise NotImplementedError.
+    (the largest or smallest column sum of magnitudes), inf or -inf (the same of rows), 2 or -2 (the largest or
+    smallest singular value), 'nuc' (the sum of the singular values).
     """
     input = _tensor("linalg_matrix_norm", "input", 1, input)
     if isinstance(ord, str):
@@ -137,9 +146,13 @@ def matrix_norm(input, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
     _check_norm_dtype("linalg.matrix_norm", dtype, input.dtype)
     if ord == "fro":
         return vector_norm(input, 2, (first, second), keepdim, dtype=dtype)
-    if needs_svd:
-        raise NotImplementedError(f"linalg.matrix_norm: ord={ord!r} needs the singular values (an SVD), which wick "
-                                  "cannot compute yet")
+    if needs_svd:  # the largest or smallest singular value, or their sum, of the matrices moved last
+        moved = (input if dtype is None else input.to(dtype)).movedim((first, second), (-2, -1))
+        s = svdvals(moved)
+        result = s.sum(-1) if ord == "nuc" else s.amax(-1) if ord > 0 else s.amin(-1)
+        if keepdim:
+            result = result.unsqueeze(min(first, second)).unsqueeze(max(first, second))
+        return result
     # The 1-norm is the largest column sum of magnitudes, the inf-norm that of the transpose.
     if ord in (math.inf, -math.inf):
         first, second = second, first
@@ -204,9 +217,7 @@ def vecdot(x, y, *, dim=-1):
     y = _tensor("linalg_vecdot", "y", 2, y)
     dim = _int("linalg_vecdot", "dim", None, dim)
     _check_floating("linalg.vecdot", x)
-    if x.dtype != y.dtype:
-        raise RuntimeError(f"linalg.vecdot: Expected x and y to have the same dtype, but found x of type "
-                           f"{_scalar_type(x.dtype)} and y of type {_scalar_type(y.dtype)} instead")
+    _check_same_dtype("linalg.vecdot", x, y, ("x", "y"))
     return (x * y).sum(dim)
 
 
@@ -214,15 +225,13 @@ def matrix_power(input, n):
     """matrix_power(input, n) -> Tensor
 
     The n-th power of the square matrix (or batch of them) input, for n >= 0: the identity for 0, else products of
-    repeated squares. A negative n needs the inverse, which wick cannot compute yet: NotImplementedError.
+    repeated squares; for n < 0, the same of the inverse.
     """
     input = _tensor("linalg_matrix_power", "input", 1, input)
     n = _int("linalg_matrix_power", "n", 2, n)
     _check_square("linalg.matrix_power", input)
     if n < 0:
-        _check_floating("linalg.inv", input)
-        raise NotImplementedError("linalg.matrix_power: a negative power needs the matrix inverse (linalg.inv), "
-                                  "which wick cannot compute yet")
+        input, n = inv(input), -n
     if n == 0:  # copied into a clone, so that the result stays in input's autograd graph as PyTorch's does
         return input.clone().copy_(_C.eye(input.shape[-2], input.shape[-1], device=input.device))
     if n == 1:
@@ -297,3 +306,295 @@ def multi_dot(tensors):
         a, b, c, d = rows
         split[0][2] = 0 if a * c * (b + d) > b * d * (a + c) else 1
     return _chain_product(matrices, split, 0, len(matrices) - 1).reshape(out_shape)
+
+
+# Decompositions and solvers (declarations/linalg_lapack.yaml). The `_ex` ops return an int32 info per matrix,
+# from which these raise PyTorch's errors, with its wording.
+
+class LinAlgError(RuntimeError):
+    """A matrix that a linear algebra function cannot handle: singular, not positive-definite (torch.linalg's)."""
+
+    __module__ = "wick.linalg"
+
+
+def _named_tuple(name, fields):
+    """A result type of torch.return_types that no declaration gives wick (PyTorch's field names)."""
+    result = collections.namedtuple(name, fields)
+    result.__module__ = "wick.return_types"
+    return result
+
+
+_slogdet_result = _named_tuple("linalg_slogdet", ["sign", "logabsdet"])
+_qr_result = _named_tuple("linalg_qr", ["Q", "R"])
+_eigh_result = _named_tuple("linalg_eigh", ["eigenvalues", "eigenvectors"])
+_svd_result = _named_tuple("linalg_svd", ["U", "S", "Vh"])
+_lstsq_result = _named_tuple("linalg_lstsq", ["solution", "residuals", "rank", "singular_values"])
+
+
+def _check_lapack(function, A, square=True):
+    """PyTorch's checks of the input of a linear algebra function: matrices of float32 or float64."""
+    if square:
+        _check_square(function, A)
+    elif A.dim() < 2:
+        raise RuntimeError(f"{function}: The input tensor A must have at least 2 dimensions.")
+    _check_floating(function, A, low_precision=False)
+    if A.device.type != "cpu":
+        raise NotImplementedError(f"{function}: wick computes it on the CPU only (LAPACK), not on {A.device}")
+
+
+def _raise_for(function, A, info, message):
+    """LinAlgError for the first matrix whose info is nonzero: message.format(info), after its place in the batch
+    when A is a batch, as PyTorch's _linalg_check_errors."""
+    for i, code in enumerate(info.reshape(-1).tolist()):
+        if code != 0:
+            where = f"(Batch element {i}): " if A.dim() > 2 else ""
+            raise LinAlgError(f"{function}: {where}{message.format(code)}")
+
+
+def inv(A):
+    """inv(A) -> Tensor
+
+    The inverse of each square matrix of A (float32 or float64, batched); LinAlgError (a RuntimeError) where one
+    is singular.
+    """
+    A = _tensor("linalg_inv", "A", 1, A)
+    _check_lapack("linalg.inv", A)
+    result, info = _C._linalg_inv_ex(A)
+    _raise_for("linalg.inv", A, info, "The diagonal element {} is zero, the inversion could not be completed "
+                                      "because the input matrix is singular.")
+    return result
+
+
+def _is_vector_rhs(A, B):
+    """PyTorch's rule: B is a (batch of) vector(s) when 1-d, or when it has A's batch dims and one dim of size n."""
+    return B.dim() == 1 or (B.dim() == A.dim() - 1 and tuple(B.shape) == tuple(A.shape[:-1]))
+
+
+def solve(A, B, *, left=True):
+    """solve(A, B, *, left=True) -> Tensor
+
+    The solution X of A @ X = B (left) or X @ A = B (not left), batched and broadcast; B may be a vector (or a
+    batch of them). LinAlgError where A is singular.
+    """
+    A = _tensor("linalg_solve", "A", 1, A)
+    B = _tensor("linalg_solve", "B", 2, B)
+    left = _bool("linalg_solve", "left", None, left)
+    _check_lapack("linalg.solve", A)
+    _check_same_dtype("linalg.solve", A, B, ("A", "B"))
+    vector = _is_vector_rhs(A, B)
+    # A vector is a column, even for X A = B, which PyTorch 1.13 then refuses unless n is 1.
+    matrix_b = B.unsqueeze(-1) if vector else B
+    if matrix_b.dim() < 2 or (A.shape[-1] != matrix_b.shape[-2] if left else A.shape[-2] != matrix_b.shape[-1]):
+        equation = "AX = B" if left else "XA = B"
+        raise RuntimeError(f"linalg.solve: Incompatible shapes of A and B for the equation {equation} "
+                           f"({A.shape[-2]}x{A.shape[-1]} and {matrix_b.shape[-2]}x{matrix_b.shape[-1]})")
+    broadcast_shapes(A.shape[:-2], matrix_b.shape[:-2])
+    if not left:  # X A = B is A^T X^T = B^T
+        A, matrix_b = A.transpose(-2, -1), matrix_b.transpose(-2, -1)
+    X, info = _C._linalg_solve_ex(A, matrix_b)
+    _raise_for("torch.linalg.solve", A, info, "The solver failed because the input matrix is singular.")
+    if not left:
+        X = X.transpose(-2, -1)
+    return X.squeeze(-1) if vector else X
+
+
+def det(A):
+    """det(A) -> Tensor
+
+    The determinant of each square matrix of A.
+    """
+    A = _tensor("linalg_det", "A", 1, A)
+    _check_lapack("linalg.det", A)
+    return _C.det(A)
+
+
+def slogdet(A):
+    """slogdet(A) -> (Tensor sign, Tensor logabsdet)
+
+    The sign of the determinant of each square matrix of A, and the log of its absolute value.
+    """
+    A = _tensor("linalg_slogdet", "A", 1, A)
+    _check_lapack("linalg.slogdet", A)
+    return _slogdet_result(*_C.slogdet(A))
+
+
+def cholesky(A, *, upper=False):
+    """cholesky(A, *, upper=False) -> Tensor
+
+    The lower triangular L with L @ L.mT == A (its transpose U when upper) of each symmetric positive-definite
+    matrix of A, read from its lower triangle. LinAlgError where one is not positive-definite.
+    """
+    A = _tensor("linalg_cholesky", "A", 1, A)
+    upper = _bool("linalg_cholesky", "upper", None, upper)
+    _check_lapack("linalg.cholesky", A)
+    L, info = _C._linalg_cholesky_ex(A)
+    _raise_for("linalg.cholesky", A, info, "The factorization could not be completed because the input is not "
+                                           "positive-definite (the leading minor of order {} is not "
+                                           "positive-definite).")
+    return L.transpose(-2, -1) if upper else L
+
+
+def qr(A, mode="reduced"):
+    """qr(A, mode='reduced') -> (Tensor Q, Tensor R)
+
+    Q with orthonormal columns and upper triangular R with Q @ R == A: min(m, n) columns of Q and rows of R
+    ('reduced'), Q square ('complete'), or R alone with Q empty ('r').
+    """
+    A = _tensor("linalg_qr", "A", 1, A)
+    if not isinstance(mode, str):
+        raise TypeError(f"linalg_qr(): argument 'mode' must be str, not {type(mode).__name__}")
+    if mode not in ("reduced", "complete", "r"):
+        raise RuntimeError(f"qr received unrecognized mode '{mode}' but expected one of 'reduced' (default), 'r', "
+                           "or 'complete'")
+    _check_lapack("linalg.qr", A, square=False)
+    return _qr_result(*_C._linalg_qr(A, mode))
+
+
+def _uplo(function, UPLO):
+    if not isinstance(UPLO, str):
+        raise TypeError(f"{function}(): argument 'UPLO' must be str, not {type(UPLO).__name__}")
+    if UPLO.upper() not in ("L", "U") or len(UPLO) != 1:
+        raise RuntimeError(f"Expected UPLO argument to be 'L' or 'U', but got {UPLO}")
+    return UPLO.upper()
+
+
+def eigh(A, UPLO="L"):
+    """eigh(A, UPLO='L') -> (Tensor eigenvalues, Tensor eigenvectors)
+
+    The eigenvalues (ascending) and orthonormal eigenvectors (columns) of each symmetric matrix of A, read from
+    its lower (UPLO='L') or upper ('U') triangle.
+    """
+    A = _tensor("linalg_eigh", "A", 1, A)
+    UPLO = _uplo("linalg_eigh", UPLO)
+    _check_lapack("linalg.eigh", A)
+    return _eigh_result(*_C._linalg_eigh(A, UPLO, True))
+
+
+def eigvalsh(A, UPLO="L"):
+    """eigvalsh(A, UPLO='L') -> Tensor
+
+    The eigenvalues of eigh(A, UPLO), ascending.
+    """
+    A = _tensor("linalg_eigvalsh", "A", 1, A)
+    UPLO = _uplo("linalg_eigvalsh", UPLO)
+    _check_lapack("linalg.eigh", A)  # PyTorch's messages name eigh
+    return _C._linalg_eigh(A, UPLO, False)[0]
+
+
+def svd(A, full_matrices=True):
+    """svd(A, full_matrices=True) -> (Tensor U, Tensor S, Tensor Vh)
+
+    U @ diag(S) @ Vh == A for each matrix of A, S descending; U and Vh square when full_matrices, else of
+    min(m, n) columns and rows.
+    """
+    A = _tensor("linalg_svd", "A", 1, A)
+    full_matrices = _bool("linalg_svd", "full_matrices", None, full_matrices)
+    _check_lapack("linalg.svd", A, square=False)
+    return _svd_result(*_C._linalg_svd(A, full_matrices, True))
+
+
+def svdvals(A):
+    """svdvals(A) -> Tensor
+
+    The singular values of each matrix of A, descending.
+    """
+    A = _tensor("linalg_svdvals", "A", 1, A)
+    _check_lapack("linalg.svd", A, square=False)
+    return _C._linalg_svd(A, False, False)[1]
+
+
+def _eps(dtype):
+    """The machine epsilon of float32 or float64."""
+    return 2.0 ** -23 if dtype == _C.float32 else 2.0 ** -52
+
+
+def pinv(A, *, atol=None, rtol=None, hermitian=False):
+    """pinv(A, *, atol=None, rtol=None, hermitian=False) -> Tensor
+
+    The pseudo-inverse of each matrix of A, from its SVD (from eigh when hermitian): singular values at most
+    max(atol, rtol * the largest) count as zero; rtol defaults to eps * max(m, n) when atol is None or 0.
+    """
+    A = _tensor("linalg_pinv", "A", 1, A)
+    hermitian = _bool("linalg_pinv", "hermitian", None, hermitian)
+    _check_lapack("linalg.pinv", A, square=hermitian)
+    rtol = _eps(A.dtype) * max(A.shape[-2], A.shape[-1]) if rtol is None and (atol is None or atol == 0) else rtol
+    atol = 0.0 if atol is None else float(atol)
+    rtol = 0.0 if rtol is None else float(rtol)
+    if A.numel() == 0:
+        return _C.zeros([*A.shape[:-2], A.shape[-1], A.shape[-2]], dtype=A.dtype)
+    if hermitian:
+        values, vectors = _C._linalg_eigh(A, "L", True)
+        magnitude = values.abs()
+        tol = (magnitude.amax(-1, True) * rtol).clamp_min(atol)
+        inverse = _C.where(magnitude > tol, values.reciprocal(), _C.zeros_like(values))
+        return (vectors * inverse.unsqueeze(-2)).matmul(vectors.transpose(-2, -1))
+    U, S, Vh = _C._linalg_svd(A, False, True)
+    tol = (S.narrow(-1, 0, 1) * rtol).clamp_min(atol)
+    inverse = _C.where(S > tol, S.reciprocal(), _C.zeros_like(S))
+    return (Vh.transpose(-2, -1) * inverse.unsqueeze(-2)).matmul(U.transpose(-2, -1))
+
+
+def matrix_rank(A, *, atol=None, rtol=None, hermitian=False):
+    """matrix_rank(A, *, atol=None, rtol=None, hermitian=False) -> Tensor
+
+    The number of singular values (eigenvalue magnitudes when hermitian) of each matrix of A above
+    max(atol, rtol * the largest), as int64; rtol defaults to eps * max(m, n) when atol is None or 0.
+    """
+    A = _tensor("linalg_matrix_rank", "A", 1, A)
+    hermitian = _bool("linalg_matrix_rank", "hermitian", None, hermitian)
+    _check_lapack("linalg.matrix_rank", A, square=hermitian)
+    rtol = _eps(A.dtype) * max(A.shape[-2], A.shape[-1]) if rtol is None and (atol is None or atol == 0) else rtol
+    atol = 0.0 if atol is None else float(atol)
+    rtol = 0.0 if rtol is None else float(rtol)
+    s = _C._linalg_eigh(A, "L", False)[0].abs() if hermitian else _C._linalg_svd(A, False, False)[1]
+    if s.shape[-1] == 0:
+        return _C.zeros(list(s.shape[:-1]), dtype=_C.int64)
+    tol = (s.amax(-1, True) * rtol).clamp_min(atol)
+    return (s > tol).sum(-1)
+
+
+_LSTSQ_DRIVERS = ("gels", "gelsy", "gelsd", "gelss")
+
+
+def lstsq(A, B, rcond=None, *, driver=None):
+    """lstsq(A, B, rcond=None, *, driver=None) -> (Tensor solution, Tensor residuals, Tensor rank,
+    Tensor singular_values)
+
+    The least-squares solution X of A @ X = B, from the SVD of A (as LAPACK's gelsd): singular values at most
+    rcond (default: eps * max(m, n)) times the largest count as zero. residuals (the squared norms of the
+    columns of A @ X - B, when m > n and A has full rank), rank and singular_values are filled as PyTorch fills
+    them for driver (default 'gelsy', which gives rank alone).
+    """
+    A = _tensor("linalg_lstsq", "A", 1, A)
+    B = _tensor("linalg_lstsq", "B", 2, B)
+    if driver is not None and driver not in _LSTSQ_DRIVERS:
+        raise RuntimeError("torch.linalg.lstsq: parameter `driver` should be one of (gels, gelsy, gelsd, gelss)")
+    driver = driver or "gelsy"
+    if A.dtype not in (_C.float32, _C.float64) or B.dtype not in (_C.float32, _C.float64):
+        raise RuntimeError("This function doesn't handle types other than float and double")
+    _check_lapack("torch.linalg.lstsq", A, square=False)
+    if A.dtype != B.dtype:
+        raise RuntimeError(f"torch.linalg.lstsq: Expected input and other to have the same dtype, but got "
+                           f"input's dtype {_scalar_type(A.dtype)} and other's dtype {_scalar_type(B.dtype)}")
+    vector = B.dim() == A.dim() - 1
+    matrix_b = B.unsqueeze(-1) if vector else B
+    if matrix_b.dim() < 2 or matrix_b.shape[-2] != A.shape[-2]:
+        raise RuntimeError("torch.linalg.lstsq: input.size(-2) should match other.size(-2)")
+    m, n = A.shape[-2], A.shape[-1]
+    rcond = _eps(A.dtype) * max(m, n) if rcond is None else float(rcond)
+    U, S, Vh = _C._linalg_svd(A, False, True)
+    if S.shape[-1]:
+        keep = S > S.narrow(-1, 0, 1) * rcond
+        inverse = _C.where(keep, S.reciprocal(), _C.zeros_like(S))
+        X = (Vh.transpose(-2, -1) * inverse.unsqueeze(-2)).matmul(U.transpose(-2, -1).matmul(matrix_b))
+        rank = keep.sum(-1)
+    else:
+        X = _C.zeros([*broadcast_shapes(A.shape[:-2], matrix_b.shape[:-2]), n, matrix_b.shape[-1]], dtype=A.dtype)
+        rank = _C.zeros(list(S.shape[:-1]), dtype=_C.int64)
+    residuals = _C.zeros(0, dtype=A.dtype)
+    if m > n and driver != "gelsy" and (driver == "gels" or bool((rank == n).all())):
+        residuals = (A.matmul(X) - matrix_b).square().sum(-2)
+    if driver == "gels":
+        rank = _C.zeros(0, dtype=_C.int64)
+    singular_values = S if driver in ("gelsd", "gelss") else _C.zeros(0, dtype=A.dtype)
+    return _lstsq_result(X.squeeze(-1) if vector else X, residuals, rank, singular_values)

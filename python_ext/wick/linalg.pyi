@@ -1,12 +1,39 @@
 """wick.linalg as type checkers see it (wick/linalg.py)."""
-from typing import Optional, Sequence, Union
+from typing import NamedTuple, Optional, Sequence, Union
 
 from wick._C import TensorBase, dtype as _dtype
 from wick._tensor import Tensor
 
-__all__ = ["vector_norm", "matrix_norm", "norm", "cross", "vecdot", "matrix_power", "multi_dot"]
+__all__ = ["vector_norm", "matrix_norm", "norm", "cross", "vecdot", "matrix_power", "multi_dot", "inv", "solve", "det",
+           "slogdet", "cholesky", "qr", "eigh", "eigvalsh", "svd", "svdvals", "lstsq", "pinv", "matrix_rank",
+           "LinAlgError"]
 
 _Dims = Union[int, Sequence[int], None]
+
+class LinAlgError(RuntimeError): ...
+
+class _SlogdetResult(NamedTuple):
+    sign: Tensor
+    logabsdet: Tensor
+
+class _QrResult(NamedTuple):
+    Q: Tensor
+    R: Tensor
+
+class _EighResult(NamedTuple):
+    eigenvalues: Tensor
+    eigenvectors: Tensor
+
+class _SvdResult(NamedTuple):
+    U: Tensor
+    S: Tensor
+    Vh: Tensor
+
+class _LstsqResult(NamedTuple):
+    solution: Tensor
+    residuals: Tensor
+    rank: Tensor
+    singular_values: Tensor
 
 def vector_norm(input: TensorBase, ord: float = ..., dim: _Dims = ..., keepdim: bool = ..., *,
                 dtype: Optional[_dtype] = ...) -> Tensor: ...
@@ -18,3 +45,19 @@ def cross(input: TensorBase, other: TensorBase, *, dim: int = ...) -> Tensor: ..
 def vecdot(x: TensorBase, y: TensorBase, *, dim: int = ...) -> Tensor: ...
 def matrix_power(input: TensorBase, n: int) -> Tensor: ...
 def multi_dot(tensors: Sequence[TensorBase]) -> Tensor: ...
+def inv(A: TensorBase) -> Tensor: ...
+def solve(A: TensorBase, B: TensorBase, *, left: bool = ...) -> Tensor: ...
+def det(A: TensorBase) -> Tensor: ...
+def slogdet(A: TensorBase) -> _SlogdetResult: ...
+def cholesky(A: TensorBase, *, upper: bool = ...) -> Tensor: ...
+def qr(A: TensorBase, mode: str = ...) -> _QrResult: ...
+def eigh(A: TensorBase, UPLO: str = ...) -> _EighResult: ...
+def eigvalsh(A: TensorBase, UPLO: str = ...) -> Tensor: ...
+def svd(A: TensorBase, full_matrices: bool = ...) -> _SvdResult: ...
+def svdvals(A: TensorBase) -> Tensor: ...
+def lstsq(A: TensorBase, B: TensorBase, rcond: Optional[float] = ..., *,
+          driver: Optional[str] = ...) -> _LstsqResult: ...
+def pinv(A: TensorBase, *, atol: Optional[float] = ..., rtol: Optional[float] = ...,
+         hermitian: bool = ...) -> Tensor: ...
+def matrix_rank(A: TensorBase, *, atol: Optional[float] = ..., rtol: Optional[float] = ...,
+                hermitian: bool = ...) -> Tensor: ...

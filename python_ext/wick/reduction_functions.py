@@ -15,18 +15,20 @@ import builtins
 import collections
 import math
 import numbers
+import operator
 
 from wick import _C
-from wick._arguments import _argument_error, _bool, _float, _int, _number, _scalar_type, _tensor, _wrap_dim
+from wick._arguments import (_argument_error, _bool, _float, _int, _is_int, _number, _scalar_type, _tensor,
+                             _wrap_dim)
 from wick.autograd import no_grad
 from wick.functional import broadcast_tensors
 
 __all__ = ["std_mean", "var_mean", "nansum", "nanmean", "count_nonzero", "aminmax", "diff", "quantile",
            "nanquantile", "bincount", "histc", "searchsorted", "bucketize", "isin", "isclose", "cummax", "cummin",
-           "logcumsumexp"]
+           "logcumsumexp", "histogram", "mode", "unique_consecutive"]
 # Tensor methods that are these functions with the tensor first: x.name(...) is name(x, ...).
 METHODS = ("nansum", "nanmean", "count_nonzero", "aminmax", "diff", "quantile", "nanquantile", "bincount", "histc",
-           "isclose", "cummax", "cummin", "logcumsumexp")
+           "isclose", "cummax", "cummin", "logcumsumexp", "histogram", "mode", "unique_consecutive")
 
 
 def _not_implemented(kernel, dtype):
@@ -48,6 +50,8 @@ def _result_type(name, fields):
 _aminmax = _result_type("aminmax", ("min", "max"))
 _cummax = _result_type("cummax", ("values", "indices"))
 _cummin = _result_type("cummin", ("values", "indices"))
+_histogram = _result_type("histogram", ("hist", "bin_edges"))
+_mode = _result_type("mode", ("values", "indices"))
 
 
 def _promoted(a, b):
@@ -344,6 +348,173 @@ def histc(input, bins=100, min=0, max=0):
         # The bin as the kernel computes it, in x's dtype: (x - left) / (right - left) * bins, truncated.
         position = ((x - left) / (right - left) * count).to(_C.int64).clamp(max=bins - 1)
         return _C.zeros(bins, dtype=x.dtype).index_add(0, position, kept.to(x.dtype))
+
+
+def _outer_edges(x, range):
+    """histogram's first and last bin edge: range, or else the least and the greatest element ((0, 1) when there
+    are none), widened by 0.5 each way when they are equal; PyTorch's select_outer_bin_edges."""
+    if range is None:
+        low, high = (builtins.float(x.min().item()), builtins.float(x.max().item())) if x.numel() else (0.0, 1.0)
+    else:
+        if not isinstance(range, (list, tuple)) or not all(isinstance(v, numbers.Real) for v in range):
+            raise _argument_error("histogram", "range", None, "tuple of floats", range)
+        if len(range) != 2:
+            raise RuntimeError(f"torch.histogramdd: for a 1-dimensional histogram range should have 2 elements, but "
+                               f"got {len(range)}")
+        low, high = (builtins.float(v) for v in range)
+    if not (math.isfinite(low) and math.isfinite(high)):
+        raise RuntimeError(f"torch.histogramdd: dimension 0's range [{low:g}, {high:g}] is not finite")
+    if not low <= high:
+        raise RuntimeError(f"torch.histogramdd: min should not exceed max, but got min {low:g} max {high:g} for "
+                           "dimension 0")
+    return (low - 0.5, high + 0.5) if low == high else (low, high)
+
+
+def histogram(input, bins, *, range=None, weight=None, density=False):
+    """histogram(input, bins, *, range=None, weight=None, density=False) -> (Tensor hist, Tensor bin_edges)
+
+    The histogram of the elements of input (float32 or float64), as a named tuple: bins is the number of equal
+    bins between range's two ends (by default the least and the greatest element), or a 1-d tensor of the bins'
+    edges. Each bin holds its left edge, the last also its right one; values outside are not counted (NaN is, as
+    by PyTorch 1.13: see _histogram_counts). weight (as many elements as input) counts each element by its
+    weight; density=True divides each count by the total and by its bin's width. Not differentiable.
+    """
+    input = _tensor("histogram", "input", 1, input)
+    if isinstance(bins, _C.TensorBase):
+        if range is not None:
+            raise TypeError("histogram() received an invalid combination of arguments: range= goes with an int "
+                            "number of bins, not a tensor of edges")
+    elif _is_int(bins):
+        bins = operator.index(bins)
+    else:
+        raise _argument_error("histogram", "bins", 2, "Tensor or int", bins)
+    if weight is not None:
+        weight = _tensor("histogram", "weight", None, weight)
+    density = _bool("histogram", "density", None, density)
+    x = input.detach().reshape(-1)
+    if isinstance(bins, _C.TensorBase):
+        if bins.numel() - 1 <= 0:
+            raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins.numel() - 1} for dimension 0")
+        if bins.dtype != x.dtype:
+            raise RuntimeError(f"torch.histogramdd: input tensor and bins tensors should have the same dtype, but got "
+                               f"input with dtype {_scalar_type(x.dtype).lower()} and bins for dimension 0 with dtype "
+                               f"{_scalar_type(bins.dtype).lower()}")
+        if bins.dim() != 1:
+            raise RuntimeError(f"torch.histogramdd: bins tensor should have one dimension, but got {bins.dim()} "
+                               "dimensions in the bins tensor for dimension 0")
+        edges = bins.detach().clone()
+    else:
+        if bins <= 0:
+            raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for dimension 0")
+        edges = _outer_edges(x, range)
+    if weight is not None:
+        if weight.dtype != x.dtype:
+            raise RuntimeError(f"torch.histogramdd: if weight tensor is provided, input tensor and weight tensor "
+                               f"should have the same dtype, but got input({_scalar_type(x.dtype).lower()}), and "
+                               f"weight({_scalar_type(weight.dtype).lower()})")
+        if weight.numel() != x.numel():
+            raise RuntimeError(f"torch.histogramdd: if weight tensor is provided it should have the same shape as the "
+                               f"input tensor excluding its innermost dimension, but got input with shape "
+                               f"[{x.numel()}, 1] and weight with shape [{weight.numel()}]")
+    if x.dtype not in (_C.float32, _C.float64):
+        raise _not_implemented("histogramdd", x.dtype)
+    if not isinstance(edges, _C.TensorBase):  # equal bins between the outer edges
+        edges = _C.linspace(*edges, bins + 1, dtype=x.dtype, device=x.device)
+    with no_grad():
+        counts = _histogram_counts(x, edges, weight, nan_bin=None if isinstance(bins, _C.TensorBase) else 1)
+        return _histogram_of(counts, edges, density)
+
+
+def _histogram_counts(x, edges, weight, nan_bin):
+    """Each element's bin is where an upper-bound binary search puts it among the edges (PyTorch's kernel
+    searches so too, so unsorted edges bin as there), the last edge's own value in the last bin. As in PyTorch
+    1.13's CPU kernel, whose range test (x < first or x > last) keeps NaN, a NaN is counted: where the search
+    puts it (the last bin) among given edges, or in bin nan_bin (the last, if fewer) among equal bins, where the
+    kernel's guess at its bin goes through an undefined float-to-int cast."""
+    n = edges.numel()
+    kept = _C.logical_or(x < edges[0], x > edges[-1]).logical_not()
+    found = _bisect(edges.reshape(1, -1), x.reshape(1, -1), True, None).reshape(-1) - 1
+    if nan_bin is not None:
+        found = found.masked_fill(x.isnan(), nan_bin)
+    found = found.clamp(0, n - 2)
+    counted = _C.ones_like(x) if weight is None else weight.detach().reshape(-1)
+    return _C.zeros(n - 1, dtype=x.dtype, device=x.device).index_add(0, found[kept], counted[kept])
+
+
+def _histogram_of(counts, edges, density):
+    if density:  # as PyTorch: by the total, then by each bin's width
+        counts = counts / counts.sum() / (edges[1:] - edges[:-1])
+    return _histogram(counts, edges)
+
+
+def mode(input, dim=-1, keepdim=False):
+    """mode(input, dim=-1, keepdim=False) -> (Tensor values, Tensor indices)
+
+    The value that occurs most often in each line along dim, and where it occurs, as a named tuple: of values
+    equally frequent, the smallest, and of its positions, the last (PyTorch's CPU kernel sorts each line and takes
+    the end of the first longest run; for lines longer than 16 its unstable sort may name another position of the
+    same value). Each NaN is a value of its own, greater than all others.
+    """
+    input = _tensor("mode", "input", 1, input)
+    dim = _int("mode", "dim", 2, dim)
+    keepdim = _bool("mode", "keepdim", 3, keepdim)
+    dim = _wrap_dim(dim, input.dim())
+    if input.dim() == 0:
+        return _mode(input.clone(), _C.zeros((), dtype=_C.int64, device=input.device))
+    if input.shape[dim] == 0:
+        raise IndexError(f"mode(): Expected reduction dim {dim} to have non-zero size.")
+    with no_grad():
+        rows = input.detach().movedim(dim, -1)
+        ordered, order = rows.sort(-1, stable=True)
+        n = ordered.shape[-1]
+        new_run = _C.cat([_C.ones(ordered.shape[:-1] + (1,), dtype=_C.bool, device=input.device),
+                          ordered[..., 1:] != ordered[..., :-1]], -1)
+        positions = _C.arange(n, device=input.device).expand(ordered.shape)
+        starts = cummax(_C.where(new_run, positions, 0), -1).values
+        ends = _C.cat([new_run[..., 1:], _C.ones(ordered.shape[:-1] + (1,), dtype=_C.bool, device=input.device)], -1)
+        lengths = _C.where(ends, positions - starts + 1, 0)
+        best = lengths.argmax(-1, keepdim=True)  # the first longest run: the smallest of the most frequent values
+        indices = order.gather(-1, best).movedim(-1, dim)
+    values = input.gather(dim, indices)
+    if not keepdim:
+        values, indices = values.squeeze(dim), indices.squeeze(dim)
+    return _mode(values, indices)
+
+
+def unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):
+    """unique_consecutive(input, return_inverse=False, return_counts=False, dim=None) -> Tensor or tuple
+
+    input with each run of equal consecutive elements (of the flattened input; with dim, of equal slices along
+    dim) kept once. With return_inverse, also the int64 position in the output of each element (in input's
+    shape) or slice; with return_counts, also each run's length: (output, inverse, counts) for those asked for,
+    as PyTorch returns them. Each NaN is its own run, as NaN != NaN. Not differentiable.
+    """
+    input = _tensor("unique_consecutive", "input", 1, input)
+    return_inverse = _bool("unique_consecutive", "return_inverse", 2, return_inverse)
+    return_counts = _bool("unique_consecutive", "return_counts", 3, return_counts)
+    if dim is not None:
+        dim = _int("unique_consecutive", "dim", 4, dim)
+        if input.dim() == 0:
+            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+        dim = _wrap_dim(dim, input.dim())
+        if any(n == 0 for d, n in enumerate(input.shape) if d != dim):
+            raise RuntimeError("There are 0 sized dimensions, and they aren't selected, so unique cannot be applied")
+    if input.dtype is _C.float16:
+        raise _not_implemented("unique", input.dtype)
+    x = input.detach()
+    rows = x.reshape(-1, 1) if dim is None else x.movedim(dim, 0)
+    n = rows.shape[0]
+    rows = rows.reshape(n, -1 if rows.numel() else 0)  # one row per element or slice
+    new_run = _C.cat([_C.ones(min(n, 1), dtype=_C.bool, device=x.device), (rows[1:] != rows[:-1]).any(1)])
+    starts = new_run.nonzero().reshape(-1)
+    output = x.reshape(-1)[starts] if dim is None else x.index_select(dim, starts)
+    results = [output]
+    if return_inverse:
+        inverse = new_run.cumsum(0) - 1
+        results.append(inverse.reshape(x.shape) if dim is None else inverse)
+    if return_counts:
+        results.append(_C.cat([starts[1:], _C.full((min(n, 1),), n, device=x.device)]) - starts)
+    return results[0] if len(results) == 1 else tuple(results)
 
 
 # Sorted searches. Note [Binary search over all values at once]

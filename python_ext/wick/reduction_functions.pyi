@@ -6,7 +6,7 @@ from wick._tensor import Tensor
 
 __all__ = ["std_mean", "var_mean", "nansum", "nanmean", "count_nonzero", "aminmax", "diff", "quantile",
            "nanquantile", "bincount", "histc", "searchsorted", "bucketize", "isin", "isclose", "cummax", "cummin",
-           "logcumsumexp"]
+           "logcumsumexp", "histogram", "mode", "unique_consecutive"]
 METHODS: Tuple[str, ...]
 
 _Dims = Union[int, Sequence[int], None]
@@ -21,6 +21,14 @@ class _cummax(NamedTuple):
     indices: Tensor
 
 class _cummin(NamedTuple):
+    values: Tensor
+    indices: Tensor
+
+class _histogram(NamedTuple):
+    hist: Tensor
+    bin_edges: Tensor
+
+class _mode(NamedTuple):
     values: Tensor
     indices: Tensor
 
@@ -55,3 +63,21 @@ def isclose(input: TensorBase, other: TensorBase, rtol: float = ..., atol: float
 def cummax(input: TensorBase, dim: int) -> _cummax: ...
 def cummin(input: TensorBase, dim: int) -> _cummin: ...
 def logcumsumexp(input: TensorBase, dim: int) -> Tensor: ...
+def histogram(input: TensorBase, bins: Union[int, TensorBase], *, range: Optional[Sequence[float]] = ...,
+              weight: Optional[TensorBase] = ..., density: bool = ...) -> _histogram: ...
+def mode(input: TensorBase, dim: int = ..., keepdim: bool = ...) -> _mode: ...
+@overload
+def unique_consecutive(input: TensorBase, return_inverse: Literal[False] = ..., return_counts: Literal[False] = ...,
+                       dim: Optional[int] = ...) -> Tensor: ...
+@overload
+def unique_consecutive(input: TensorBase, return_inverse: Literal[True], return_counts: Literal[False] = ...,
+                       dim: Optional[int] = ...) -> Tuple[Tensor, Tensor]: ...
+@overload
+def unique_consecutive(input: TensorBase, return_inverse: Literal[False] = ..., *, return_counts: Literal[True],
+                       dim: Optional[int] = ...) -> Tuple[Tensor, Tensor]: ...
+@overload
+def unique_consecutive(input: TensorBase, return_inverse: Literal[True], return_counts: Literal[True],
+                       dim: Optional[int] = ...) -> Tuple[Tensor, Tensor, Tensor]: ...
+@overload
+def unique_consecutive(input: TensorBase, return_inverse: bool = ..., return_counts: bool = ...,
+                       dim: Optional[int] = ...) -> Union[Tensor, Tuple[Tensor, ...]]: ...

@@ -1,18 +1,16 @@
 """wick.sampling: draws from probability distributions, as PyTorch's functions and in-place Tensor methods of the
 same names: normal, bernoulli, poisson and multinomial; exponential_, random_, cauchy_, log_normal_, geometric_ and
-bernoulli_.
+bernoulli_; and the random state, as PyTorch's torch.random: Generator, default_generator, manual_seed, seed,
+initial_seed, get_rng_state and set_rng_state.
 
-    >>> wick.manual_seed(0)
+    >>> _ = wick.manual_seed(0)
     >>> wick.multinomial(wick.tensor([0.0, 1.0, 0.0]), 2, replacement=True)
     tensor([1, 1])
 
-Each is made of wick's random factories (rand, randn, randint), which draw from the one generator that
-wick.manual_seed seeds, in an order that depends on the seed and the sizes alone: so the same seed gives the same
-values, whatever the number of threads. No function loops in Python over elements: poisson loops over steps
-that each take a whole tensor (Note [Poisson draws]).
-
-A `generator=` argument is taken as PyTorch takes it, but wick has no Generator type yet: None is the only value
-it accepts, and any other is refused with the TypeError that PyTorch gives an argument that is not a Generator.
+Each is made of wick's random factories (rand, randn, randint), which draw from the generator given as
+`generator=` (a wick.Generator), or else from wick.default_generator, in an order that depends on the seed and the
+sizes alone: so the same seed gives the same values, whatever the number of threads. No function loops in Python
+over elements: poisson loops over steps that each take a whole tensor (Note [Poisson draws]).
 
 Samplers are not reparametrised, as in PyTorch: a draw whose parameters require grad requires grad too, and the
 gradient it passes them is zero.
@@ -27,19 +25,51 @@ from wick.functional import broadcast_shapes
 from wick.reduction_functions import searchsorted
 from wick.type_info import finfo, iinfo
 
-__all__ = ["normal", "bernoulli", "poisson", "multinomial"]
+__all__ = ["normal", "bernoulli", "poisson", "multinomial", "Generator", "default_generator", "manual_seed", "seed",
+           "initial_seed", "get_rng_state", "set_rng_state"]
 # Tensor methods that are these functions with the tensor first: x.name(...) is name(x, ...).
 METHODS = ("bernoulli", "bernoulli_", "multinomial", "exponential_", "random_", "cauchy_", "log_normal_",
            "geometric_")
 
 _INT64_MIN, _INT64_MAX = -2**63, 2**63 - 1
 
+# The random state (Note [Generator state] in core/include/wick/generator.h for what a state holds).
+Generator = _C.Generator
+default_generator = _C.default_generator
+
+
+def manual_seed(seed):
+    """manual_seed(seed) -> Generator: seeds the default generator with int(seed), an integer in [-2**63, 2**64),
+    and returns it."""
+    return default_generator.manual_seed(int(seed))
+
+
+def seed():
+    """seed() -> int: seeds the default generator with a nondeterministic seed, which it returns."""
+    return default_generator.seed()
+
+
+def initial_seed():
+    """initial_seed() -> int: the seed the default generator was last seeded with."""
+    return default_generator.initial_seed()
+
+
+def get_rng_state():
+    """get_rng_state() -> Tensor: the default generator's state, a uint8 tensor for set_rng_state."""
+    return default_generator.get_state()
+
+
+def set_rng_state(new_state):
+    """set_rng_state(new_state) -> None: restores the default generator to a state that get_rng_state gave."""
+    default_generator.set_state(new_state)
+
 
 # Checks shared by the samplers, worded as PyTorch words them.
 
-def _no_generator(function, generator, position=None):
-    if generator is not None:
-        raise _argument_error(function, "generator", position, "None (wick has no Generator type yet)", generator)
+def _check_generator(function, generator, position=None):
+    """A generator= argument is a wick.Generator, or None for the default one."""
+    if generator is not None and not isinstance(generator, Generator):
+        raise _argument_error(function, "generator", position, "wick.Generator", generator)
 
 
 def _floating(kernel, dtype):
@@ -74,9 +104,9 @@ def _compute_dtype(dtype):
     return _C.float64 if dtype == _C.float64 else _C.float32
 
 
-def _uniforms(like, dtype):
-    """Uniforms in [0, 1) of dtype, one for each element of like."""
-    return _C.rand(like.shape, dtype=dtype, device=like.device)
+def _uniforms(like, dtype, generator):
+    """Uniforms in [0, 1) of dtype, one for each element of like, from generator."""
+    return _C.rand(like.shape, dtype=dtype, device=like.device, generator=generator)
 
 
 class _Sample(Function):
@@ -124,12 +154,12 @@ def normal(mean, std=1.0, size=None, *, generator=None, out=None, dtype=None, de
     tensor's dtype, or out's), or a float mean and std with a size (then dtype, device and requires_grad make the
     tensor as a factory does). Each draw is mean + std * z for a standard normal z of randn.
     """
-    _no_generator("normal", generator)
+    _check_generator("normal", generator)
     if out is not None:
         _tensor("normal", "out", None, out)
     tensors = [t for t in (mean, std) if isinstance(t, _C.TensorBase)]
     if not tensors:
-        return _normal_of_numbers(mean, std, size, out, dtype, device, requires_grad)
+        return _normal_of_numbers(mean, std, size, generator, out, dtype, device, requires_grad)
     if size is not None or dtype is not None or device is not None or requires_grad:
         raise TypeError("normal() received an invalid combination of arguments: size, dtype, device and "
                         "requires_grad go with a float mean and a float std only")
@@ -139,11 +169,11 @@ def normal(mean, std=1.0, size=None, *, generator=None, out=None, dtype=None, de
     _floating("normal_kernel_cpu", result_dtype)
     _check_std(std)
     shape = broadcast_shapes(*(t.shape for t in tensors))
-    draw = _C.randn(shape, dtype=result_dtype, device=tensors[0].device).mul_(std).add_(mean)
+    draw = _C.randn(shape, dtype=result_dtype, device=tensors[0].device, generator=generator).mul_(std).add_(mean)
     return _written("normal", _Sample.apply(draw, *tensors), out, *tensors)
 
 
-def _normal_of_numbers(mean, std, size, out, dtype, device, requires_grad):
+def _normal_of_numbers(mean, std, size, generator, out, dtype, device, requires_grad):
     mean, std = _float("normal", "mean", 1, mean), _float("normal", "std", 2, std)
     if size is None:
         raise TypeError("normal() received an invalid combination of arguments - got (float, float): a float mean "
@@ -160,7 +190,7 @@ def _normal_of_numbers(mean, std, size, out, dtype, device, requires_grad):
     _check_std(std)
     draw = _C.empty(size, dtype=dtype, device=device)
     _floating("normal_kernel_cpu", draw.dtype)
-    result = _written("normal", draw.normal_(mean, std), out)
+    result = _written("normal", draw.normal_(mean, std, generator=generator), out)
     return result.requires_grad_() if requires_grad else result
 
 
@@ -174,20 +204,20 @@ def bernoulli(input, p=None, *, generator=None, out=None):
     whatever input's dtype. out= goes with the first form.
     """
     _tensor("bernoulli", "input", 1, input)
-    _no_generator("bernoulli", generator)
+    _check_generator("bernoulli", generator)
     if p is not None:
         if out is not None:
             raise TypeError("bernoulli() received an invalid combination of arguments: out= goes with the form "
                             "without p")
         p = _float("bernoulli", "p", 2, p)
         _check_probability("bernoulli_", p)
-        return _C.lt(_uniforms(input, _C.float64), p).to(input.dtype)
+        return _C.lt(_uniforms(input, _C.float64, generator), p).to(input.dtype)
     if out is not None:
         _tensor("bernoulli", "out", None, out)
     _floating("bernoulli_tensor_cpu_p_", input.dtype)
     probabilities = input.detach()
     _check_probabilities(probabilities)
-    draw = _C.lt(_uniforms(input, _C.float64), probabilities)
+    draw = _C.lt(_uniforms(input, _C.float64, generator), probabilities)
     if out is not None:  # any dtype, bool included, takes the bool draw
         return _written("bernoulli", draw, out, input)
     return _Sample.apply(draw.to(input.dtype), input)
@@ -197,15 +227,15 @@ def bernoulli_(self, p=0.5, *, generator=None):
     """bernoulli_(p=0.5, *, generator=None) -> Tensor: self (of any dtype) filled with draws of 0 or 1, each 1 with
     probability p: a float, or a floating tensor that broadcasts to self's shape."""
     _tensor("bernoulli_", "self", None, self)
-    _no_generator("bernoulli_", generator)
+    _check_generator("bernoulli_", generator)
     if not isinstance(p, _C.TensorBase):
         p = _float("bernoulli_", "p", 1, p)
         _check_probability("bernoulli_", p)
-        return _filled("bernoulli_", self, _C.lt(_uniforms(self, _C.float64), p))
+        return _filled("bernoulli_", self, _C.lt(_uniforms(self, _C.float64, generator), p))
     _floating("bernoulli_tensor_cpu_p_", p.dtype)
     probabilities = p.detach()
     _check_probabilities(probabilities)
-    draw = _C.lt(_uniforms(self, _C.float64), probabilities.expand(self.shape)).to(p.dtype)
+    draw = _C.lt(_uniforms(self, _C.float64, generator), probabilities.expand(self.shape)).to(p.dtype)
     return _filled("bernoulli_", self, _Sample.apply(draw, p))  # self requires grad where p does, as in PyTorch
 
 
@@ -236,21 +266,21 @@ def _log_factorial(k):
     return _C.where(k < 10, _C.tensor(_LOG_FACTORIALS, dtype=_C.float64)[small], stirling)
 
 
-def _knuth(rate):
+def _knuth(rate, generator):
     """Poisson counts for rates in [0, 10) (1-d float64), by Knuth's method (Note [Poisson draws])."""
     counts = _C.zeros(rate.shape, dtype=_C.float64)
     lane, product, floor = _C.arange(rate.numel()), _C.ones(rate.shape, dtype=_C.float64), rate.neg().exp()
     for _ in range(_KNUTH_STEPS):
         if lane.numel() == 0:
             return counts
-        product = product * _C.rand(lane.numel(), dtype=_C.float64)
+        product = product * _C.rand(lane.numel(), dtype=_C.float64, generator=generator)
         going = product > floor
         lane, product, floor = lane[going], product[going], floor[going]
         counts[lane] += 1
     raise RuntimeError("poisson(): Knuth's method did not finish")
 
 
-def _ptrs(rate):
+def _ptrs(rate, generator):
     """Poisson counts for finite rates of 10 or more (1-d float64), by transformed rejection (Note [Poisson
     draws]); the constants are Hormann's."""
     counts = _C.empty(rate.shape, dtype=_C.float64)
@@ -264,8 +294,8 @@ def _ptrs(rate):
         if lane.numel() == 0:
             return counts
         lam, log_lam, a, b, log_inv_alpha, vr = constants.unbind(1)
-        u = _C.rand(lane.numel(), dtype=_C.float64) - 0.5
-        v = _C.rand(lane.numel(), dtype=_C.float64)
+        u = _C.rand(lane.numel(), dtype=_C.float64, generator=generator) - 0.5
+        v = _C.rand(lane.numel(), dtype=_C.float64, generator=generator)
         us = u.abs().neg() + 0.5
         k = ((a * 2 / us + b) * u + lam + 0.43).floor()
         quick = _C.logical_and(us >= 0.07, v <= vr)
@@ -287,15 +317,15 @@ def poisson(input, generator=None):
     with a zero gradient.
     """
     _tensor("poisson", "input", 1, input)
-    _no_generator("poisson", generator, 2)
+    _check_generator("poisson", generator, 2)
     _floating("poisson_cpu", input.dtype)
     rate = input.detach().reshape(-1).to(_C.float64)
     if not bool((rate >= 0).all()):  # NaN fails too
         raise RuntimeError("invalid Poisson rate, expected rate to be non-negative")
     counts = _C.full(rate.shape, math.inf, dtype=_C.float64)
     small, large = rate < 10, _C.logical_and(rate >= 10, rate < math.inf)
-    counts[small] = _knuth(rate[small])
-    counts[large] = _ptrs(rate[large])
+    counts[small] = _knuth(rate[small], generator)
+    counts[large] = _ptrs(rate[large], generator)
     return _Sample.apply(counts.reshape(input.shape).to(input.dtype), input)
 
 
@@ -313,7 +343,7 @@ def multinomial(input, num_samples, replacement=False, *, generator=None, out=No
     _tensor("multinomial", "input", 1, input)
     num_samples = _int("multinomial", "num_samples", 2, num_samples)
     replacement = _bool("multinomial", "replacement", 3, replacement)
-    _no_generator("multinomial", generator)
+    _check_generator("multinomial", generator)
     if input.dim() not in (1, 2):
         raise RuntimeError("prob_dist must be 1 or 2 dim")
     if not input.dtype.is_floating_point:
@@ -332,9 +362,9 @@ def multinomial(input, num_samples, replacement=False, *, generator=None, out=No
     if weights.shape[0] == 0:
         drawn = _C.empty((0, num_samples), dtype=_C.int64)
     elif replacement and num_samples > 1:
-        drawn = _drawn_with_replacement(weights, num_samples)
+        drawn = _drawn_with_replacement(weights, num_samples, generator)
     else:  # PyTorch's path for one draw too, with its checks
-        drawn = _drawn_without_replacement(weights, num_samples)
+        drawn = _drawn_without_replacement(weights, num_samples, generator)
     return _written("multinomial", drawn.reshape(*input.shape[:-1], num_samples), out)
 
 
@@ -347,7 +377,7 @@ def _scaled(weights):
     return weights / largest
 
 
-def _drawn_with_replacement(weights, num_samples):
+def _drawn_with_replacement(weights, num_samples, generator):
     if not bool((weights >= 0).all()):  # NaN fails too
         raise RuntimeError("invalid multinomial distribution (encountering probability entry < 0)")
     if not bool(weights.isfinite().all()):
@@ -355,17 +385,17 @@ def _drawn_with_replacement(weights, num_samples):
     cdf = _scaled(weights).cumsum(1)
     # u * total < total in float64 (u <= 1 - 2^-53), so the index of the first cdf entry above it is a category
     # of non-zero weight: a category whose weight is zero adds nothing to the cdf and can never be first above u.
-    u = _C.rand((weights.shape[0], num_samples), dtype=_C.float64) * cdf[:, -1:]
+    u = _C.rand((weights.shape[0], num_samples), dtype=_C.float64, generator=generator) * cdf[:, -1:]
     return searchsorted(cdf, u, right=True)
 
 
-def _drawn_without_replacement(weights, num_samples):
+def _drawn_without_replacement(weights, num_samples, generator):
     if not bool(_C.logical_and(weights >= 0, weights < math.inf).all()):
         raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
     weights = _scaled(weights)
     # Each category finishes at an Exp(1) time over its weight (never before, when the weight is zero: infinity,
     # or NaN for a time of zero, which sorts above it); the first num_samples to finish are the draws.
-    times = _uniforms(weights, _C.float64).neg_().log1p_().neg_() / weights
+    times = _uniforms(weights, _C.float64, generator).neg_().log1p_().neg_() / weights
     return times.topk(num_samples, largest=False).indices
 
 
@@ -377,11 +407,11 @@ def exponential_(self, lambd=1, *, generator=None):
     distribution of rate lambd (mean 1 / lambd), -log(1 - u) / lambd for uniforms u; infinity where lambd is 0."""
     _tensor("exponential_", "self", None, self)
     lambd = _float("exponential_", "lambd", 1, lambd)
-    _no_generator("exponential_", generator)
+    _check_generator("exponential_", generator)
     _floating("exponential_cpu", self.dtype)
     if not lambd >= 0:
         raise RuntimeError(f"exponential_ expects lambda >= 0.0, but found lambda={lambd:g}")
-    standard = _uniforms(self, _compute_dtype(self.dtype)).neg_().log1p_().neg_()
+    standard = _uniforms(self, _compute_dtype(self.dtype), generator).neg_().log1p_().neg_()
     return _filled("exponential_", self, standard.div_(lambd) if lambd else standard.fill_(math.inf))
 
 
@@ -390,9 +420,9 @@ def cauchy_(self, median=0, sigma=1, *, generator=None):
     distribution of location median and scale sigma, median + sigma * tan(pi * (u - 1/2)) for uniforms u."""
     _tensor("cauchy_", "self", None, self)
     median, sigma = _float("cauchy_", "median", 1, median), _float("cauchy_", "sigma", 2, sigma)
-    _no_generator("cauchy_", generator)
+    _check_generator("cauchy_", generator)
     _floating("cauchy_cpu", self.dtype)
-    draw = _uniforms(self, _compute_dtype(self.dtype)).sub_(0.5).mul_(math.pi).tan_()
+    draw = _uniforms(self, _compute_dtype(self.dtype), generator).sub_(0.5).mul_(math.pi).tan_()
     return _filled("cauchy_", self, draw.mul_(sigma).add_(median))
 
 
@@ -401,11 +431,11 @@ def log_normal_(self, mean=1, std=2, *, generator=None):
     is normal of mean mean and standard deviation std (> 0): exp(mean + std * z) for standard normals z."""
     _tensor("log_normal_", "self", None, self)
     mean, std = _float("log_normal_", "mean", 1, mean), _float("log_normal_", "std", 2, std)
-    _no_generator("log_normal_", generator)
+    _check_generator("log_normal_", generator)
     _floating("log_normal_cpu", self.dtype)
     if not std > 0:
         raise RuntimeError(f"log_normal_ expects std > 0.0, but found std={std:g}")
-    draw = _C.randn(self.shape, dtype=_compute_dtype(self.dtype), device=self.device)
+    draw = _C.randn(self.shape, dtype=_compute_dtype(self.dtype), device=self.device, generator=generator)
     return _filled("log_normal_", self, draw.mul_(std).add_(mean).exp_())
 
 
@@ -416,12 +446,12 @@ def geometric_(self, p, *, generator=None):
     is converted to it as C++ converts."""
     _tensor("geometric_", "self", None, self)
     p = _float("geometric_", "p", 1, p)
-    _no_generator("geometric_", generator)
+    _check_generator("geometric_", generator)
     if self.dtype == _C.bool:
         raise RuntimeError("\"geometric_cpu\" not implemented for 'Bool'")
     if not 0 < p < 1:
         raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={p:g}")
-    draw = _uniforms(self, _C.float64).neg_().log1p_().div_(math.log1p(-p)).floor_().add_(1)
+    draw = _uniforms(self, _C.float64, generator).neg_().log1p_().div_(math.log1p(-p)).floor_().add_(1)
     return _filled("geometric_", self, draw)
 
 
@@ -478,14 +508,16 @@ def _random_range(low, to, dtype):
     return low, high
 
 
-def _integers(low, high, shape):
-    """Uniform int64 integers in [low, high], a range of up to 2^64 of them, from randint's ranges [low, high)."""
+def _integers(low, high, shape, generator):
+    """Uniform int64 integers in [low, high], a range of up to 2^64 of them, from randint's ranges [low, high),
+    drawn from generator."""
     if high < _INT64_MAX:
-        return _C.randint(low, high + 1, shape)
+        return _C.randint(low, high + 1, shape, generator=generator)
     if low > _INT64_MIN:
-        return _C.randint(low - 1, high, shape).add_(1)
+        return _C.randint(low - 1, high, shape, generator=generator).add_(1)
     # Every int64: a random high half and a random low half, with no overflow.
-    return _C.randint(-2**31, 2**31, shape).mul_(2**32).add_(_C.randint(0, 2**32, shape))
+    high_half = _C.randint(-2**31, 2**31, shape, generator=generator).mul_(2**32)
+    return high_half.add_(_C.randint(0, 2**32, shape, generator=generator))
 
 
 def random_(self, *args, generator=None, **kwargs):
@@ -495,6 +527,6 @@ def random_(self, *args, generator=None, **kwargs):
     random_(from, to). With to None, up to the largest of self's dtype: its maximum for an integer dtype, 1 for
     bool, and 2^digits for a floating dtype (the integers up to which it holds each one: 2^24 for float32)."""
     _tensor("random_", "self", None, self)
-    _no_generator("random_", generator)
+    _check_generator("random_", generator)
     low, high = _random_range(*_random_bounds(args, kwargs), self.dtype)
-    return _filled("random_", self, _integers(low, high, self.shape)) if self.numel() else self
+    return _filled("random_", self, _integers(low, high, self.shape, generator)) if self.numel() else self

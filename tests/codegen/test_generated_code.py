@@ -58,8 +58,10 @@ def _misplaced_pointwise_arguments(ops_cpp: str) -> List[str]:
     problems = []
     for name, params, body in _definitions(ops_cpp):
         for call in _POINTWISE_CALL.finditer(body):
-            # Operands are Tensors, or Scalars in the Scalar overloads (x + 2); constants are Scalars.
-            for group, wanted in (("inputs", ("const Tensor&", "const Scalar&")), ("scalars", ("const Scalar&",))):
+            # Operands are Tensors, or Scalars in the Scalar overloads (x + 2); constants are Scalars, or ints
+            # (round's decimals) that convert to one.
+            for group, wanted in (("inputs", ("const Tensor&", "const Scalar&")),
+                                  ("scalars", ("const Scalar&", "int64_t"))):
                 for arg in filter(None, call[group].split(", ")):
                     if params.get(arg) not in wanted:
                         problems.append(f"{name}({', '.join(f'{t} {n}' for n, t in params.items())}) "

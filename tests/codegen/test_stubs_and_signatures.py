@@ -158,8 +158,8 @@ def test_text_signatures_read_as_the_declarations_do() -> None:
     shown = {("method" if b.method else "function", b.name): python_bindings._text_signature(b)
              for b in methods + functions}
     assert shown["method", "add"] == "add($self, other, *, alpha=1)\n--\n\n"
-    assert shown["function", "zeros"] == ("zeros($module, size, *, dtype=None, device=None, requires_grad=False)"
-                                          "\n--\n\n")
+    assert shown["function", "zeros"] == ("zeros($module, size, *, dtype=None, device=None, requires_grad=False, "
+                                          "out=None)\n--\n\n")
     assert shown["method", "sum"] == "sum($self, dim=None, keepdim=False, *, dtype=None)\n--\n\n"
     assert shown["method", "size"] == "size($self, dim=None)\n--\n\n"
     assert shown["method", "to"] == ("to($self, *args, dtype=None, non_blocking=False, copy=False, device=None, "

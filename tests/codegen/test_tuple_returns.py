@@ -45,11 +45,11 @@ DECLARATIONS = """\
   differentiable: false
   doc: The largest.
 
-- name: frexp
+- name: float_parts
   signatures:
     - (Tensor self) -> (Tensor mantissa, Tensor exponent)
   variants: [function]
-  python: frexp
+  python: float_parts
   differentiable: false
   doc: Mantissas and exponents.
 """
@@ -94,7 +94,7 @@ def test_cpp_side_is_a_std_tuple_and_out_takes_one_tensor_per_field(generated: D
     # The functional form makes a tensor per field from the meta's specs (Note [Structured ops]).
     assert ("Tensor values = detail::new_output(spec[0]);\n  Tensor indices = detail::new_output(spec[1]);\n"
             "  detail::sort_impl(values, indices, self, dim, stable);\n  return {values, indices};") in generated["core/ops.cpp"]
-    assert "std::tuple<Tensor, Tensor> frexp(const Tensor& self);" in generated["python/python_impls.h"]
+    assert "std::tuple<Tensor, Tensor> float_parts(const Tensor& self);" in generated["python/python_impls.h"]
 
 
 def test_wrappers_return_named_tuples(generated: Dict[str, str]) -> None:
@@ -113,22 +113,23 @@ def test_wrappers_return_named_tuples(generated: Dict[str, str]) -> None:
     method_max = _function(methods, "TensorMethod_max")
     assert "return wrap(ReturnType::max, std::move(result));" in method_max
     assert "return wrap(std::move(result));" in method_max  # max() still returns a Tensor
-    assert "return wrap(ReturnType::frexp, impl::frexp(a0));" in _function(functions, "Function_frexp")
+    wrapper = _function(functions, "Function_float_parts")
+    assert "return wrap(ReturnType::float_parts, impl::float_parts(a0));" in wrapper
 
 
 def test_return_types_are_one_per_op(generated: Dict[str, str]) -> None:
     header = generated["python/return_types.h"]
     enum = re.search(r"enum class ReturnType : uint16_t \{\n(.*?)\};", header, re.S)
-    assert enum and enum[1].split() == ["frexp,", "max,", "sort,"]
+    assert enum and enum[1].split() == ["float_parts,", "max,", "sort,"]
     assert "constexpr int kNumReturnTypes = 3;" in header
-    assert 'constexpr const char* k_frexp_fields[] = {"mantissa", "exponent"};' in header
+    assert 'constexpr const char* k_float_parts_fields[] = {"mantissa", "exponent"};' in header
     assert '{"max", "max(values, indices): the named tuple that max() returns.", k_max_fields, 2},' in header
 
 
 def test_stubs_declare_a_named_tuple_per_op(generated: Dict[str, str]) -> None:
     tree = ast.parse(generated["python/return_types.pyi"])
     classes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
-    assert sorted(classes) == ["frexp", "max", "sort"]
+    assert sorted(classes) == ["float_parts", "max", "sort"]
     for cls in classes.values():
         assert [ast.unparse(b) for b in cls.bases] == ["_NamedTuple"]
     assert [ast.unparse(s) for s in classes["max"].body] == ["values: _Tensor", "indices: _Tensor"]

@@ -9,7 +9,6 @@
 #include "wick/core_ops.h"
 #include "wick/indexing.h"
 #include "wick/ops/contiguous.h"
-#include "wick/ops/nonzero.h"
 #include "wick/ops/put.h"
 #include "wick/ops/scatter.h"
 #include "wick/ops/scatter_add.h"

@@ -13,6 +13,7 @@
 #include "wick/ops/narrow.h"
 #include "wick/ops/ones.h"
 #include "wick/ops/reshape.h"
+#include "wick/ops/resize_.h"
 #include "wick/ops/select.h"
 #include "wick/ops/unflatten.h"
 #include "wick/ops/view.h"

@@ -109,9 +109,12 @@ TEST(Reductions, VarianceIsExactFarFromZero) {
   // Welford's update keeps the deviations: a sum of squares minus a squared sum would lose them all.
   const Tensor t = make({1e9 + 1, 1e9 + 2, 1e9 + 3, 1e9 + 4}, {4});
   EXPECT_DOUBLE_EQ(values(var(t))[0], 5.0 / 3.0);
-  EXPECT_DOUBLE_EQ(values(var(t, std::nullopt, /*correction=*/0))[0], 1.25);
-  EXPECT_DOUBLE_EQ(values(wick::std(t, {0}, 0))[0], std::sqrt(1.25));
-  EXPECT_TRUE(std::isinf(values(var(t, std::nullopt, 4))[0]));  // no degrees of freedom left
+  EXPECT_DOUBLE_EQ(values(var(t, std::nullopt, std::optional<int64_t>(0)))[0], 1.25);
+  EXPECT_DOUBLE_EQ(values(wick::std(t, {0}, std::optional<int64_t>(0)))[0], std::sqrt(1.25));
+  EXPECT_TRUE(std::isinf(values(var(t, std::nullopt, std::optional<int64_t>(4)))[0]));  // no degrees of freedom left
+  // Note [unbiased and correction]: a bool is PyTorch's older spelling, false for correction 0.
+  EXPECT_DOUBLE_EQ(values(var(t, false))[0], 1.25);
+  EXPECT_DOUBLE_EQ(values(wick::std(t, {0}, true, true))[0], std::sqrt(5.0 / 3.0));
   EXPECT_TRUE(std::isnan(values(var(make({7}, {1})))[0]));      // 0 / 0
 }
 
@@ -121,7 +124,7 @@ TEST(Reductions, BracedDimListsLiveThroughTheCall) {
   EXPECT_EQ(values(sum(t, {0, 1})), (std::vector<double>{21}));
   EXPECT_EQ(values(mean(t, {1})), (std::vector<double>{2, 5}));
   EXPECT_EQ(values(amax(t, {-1, 0})), (std::vector<double>{6}));
-  EXPECT_EQ(values(var(t, {0}, 0)), (std::vector<double>{2.25, 2.25, 2.25}));
+  EXPECT_EQ(values(var(t, {0}, std::optional<int64_t>(0))), (std::vector<double>{2.25, 2.25, 2.25}));
   EXPECT_EQ(values(amax(t, std::nullopt)), (std::vector<double>{6}));
   const std::vector<int64_t> dims{1};
   EXPECT_EQ(values(amin(t, dims, true)), (std::vector<double>{1, 4}));

@@ -23,7 +23,7 @@
 #include "wick/ops/masked_fill.h"
 #include "wick/ops/masked_select.h"
 #include "wick/ops/movedim.h"
-#include "wick/ops/nonzero.h"
+#include "wick/indexing.h"
 #include "wick/ops/ones.h"
 #include "wick/ops/put.h"
 #include "wick/ops/repeat.h"

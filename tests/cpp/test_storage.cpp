@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "wick/core_ops.h"
+#include "wick/ops/resize_.h"
 #include "wick/ops/add.h"
 #include "wick/ops/arange.h"
 #include "wick/ops/clone.h"

@@ -109,12 +109,17 @@ def mean(self, dim=None, keepdim=False, dtype=None):
     return _reduce(np.mean, _wide(self, dtype), dim, keepdim)
 
 
-def var(self, dim=None, correction=None, keepdim=False):
-    return _reduce(np.var, self, dim, keepdim, ddof=1 if correction is None else correction)
+def _ddof(correction, unbiased):
+    """NumPy's ddof for PyTorch's correction (default 1), or its older unbiased (True is 1)."""
+    return int(unbiased) if unbiased is not None else 1 if correction is None else correction
 
 
-def std(self, dim=None, correction=None, keepdim=False):
-    return _reduce(np.std, self, dim, keepdim, ddof=1 if correction is None else correction)
+def var(self, dim=None, correction=None, keepdim=False, unbiased=None):
+    return _reduce(np.var, self, dim, keepdim, ddof=_ddof(correction, unbiased))
+
+
+def std(self, dim=None, correction=None, keepdim=False, unbiased=None):
+    return _reduce(np.std, self, dim, keepdim, ddof=_ddof(correction, unbiased))
 
 
 def amax(self, dim=None, keepdim=False):
@@ -884,3 +889,44 @@ def erfc(self):
 def erfinv(self):
     from scipy import special
     return special.erfinv(self)
+
+
+# --- linear algebra through LAPACK --------------------------------------------------------------------
+
+def _linalg_input(a):
+    """a, or the RuntimeError of PyTorch's linear algebra for fewer than 2 dims (NumPy's LinAlgError is none)."""
+    if a.ndim < 2:
+        raise RuntimeError("linalg: The input tensor A must have at least 2 dimensions.")
+    return a
+
+
+def inverse(self):
+    return np.linalg.inv(_linalg_input(self))
+
+
+def det(self):
+    return np.linalg.det(_linalg_input(self))
+
+
+def slogdet(self):
+    return np.linalg.slogdet(_linalg_input(self))
+
+
+def logdet(self):
+    """log(det): NaN for a negative determinant, as PyTorch."""
+    sign, logabsdet = np.linalg.slogdet(_linalg_input(self))
+    return np.where(sign < 0, np.nan, logabsdet).astype(self.dtype)
+
+
+def unfold(self, dimension, size, step):
+    """Tensor.unfold: NumPy's sliding windows along dimension, every step-th; a 0-d self is one element long."""
+    a = np.atleast_1d(self)
+    dimension = _dim(dimension, a.ndim)
+    if not 0 <= size <= a.shape[dimension] or step <= 0:
+        raise RuntimeError("size or step out of range")
+    if np.ndim(self) == 0:
+        return a[:size]
+    windows = np.lib.stride_tricks.sliding_window_view(a, size, axis=dimension)
+    picked = [slice(None)] * a.ndim
+    picked[dimension] = slice(None, None, step)
+    return windows[tuple(picked)]

@@ -51,7 +51,8 @@ def assert_close(actual, expected, dtype_name):
 def random_values(dtype_name, shape, rng, domain="any"):
     """Values that every dtype holds, as a float64 or int64 NumPy array, in the op's domain:
     any, positive, unit (inside [-1, 1]), above_one, probability (inside [0, 1]), nonzero, or
-    nonfinite (any, with NaN, inf and -inf in place of about a third of the float values)."""
+    nonfinite (any, with NaN, inf and -inf in place of about a third of the float values), or spd (square
+    matrices symmetric positive-definite and well conditioned)."""
     if dtype_name == "bool":
         values = rng.integers(0, 2, size=shape).astype(bool)
         return np.ones(shape, dtype=bool) if domain in ("positive", "nonzero") else values
@@ -69,6 +70,8 @@ def random_values(dtype_name, shape, rng, domain="any"):
         values = values * rng.choice([-1, 1], size=shape)
     if domain == "nonfinite" and dtype_name in FLOATS:
         values = np.where(rng.random(shape) < 1 / 3, rng.choice([np.nan, np.inf, -np.inf], size=shape), values)
+    if domain == "spd" and len(shape) >= 2 and shape[-1] == shape[-2]:  # diagonally dominant: cond < 3
+        values = (values + np.swapaxes(values, -1, -2)) / 12 + shape[-1] * np.eye(shape[-1])
     return values
 
 

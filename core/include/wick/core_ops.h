@@ -22,8 +22,9 @@ Tensor as_strided(const Tensor& self, DimVector sizes, DimVector strides, int64_
 // self[start:end:step] along dim, as Python slices clamp them; step must be positive.
 Tensor slice(const Tensor& self, int64_t dim, std::optional<int64_t> start, std::optional<int64_t> end,
              int64_t step);
-// Changes the shape of self in place, reallocating storage when it is too small.
-void resize_(const Tensor& self, IntArrayRef sizes);
+// Gives an out= tensor contiguous strides for `sizes`, reallocating its storage when it is too small
+// (resize_() is the user's form, which refuses a tensor that requires grad).
+void resize_output(const Tensor& out, IntArrayRef sizes);
 // A 0-d tensor holding `value`.
 Tensor scalar_tensor(const Scalar& value, DType dtype, Device device = kCPU);
 // The shape two shapes broadcast to; Error when they do not.

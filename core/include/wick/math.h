@@ -191,6 +191,19 @@ WICK_ROUNDING(round, nearbyint)
 
 template <typename T> WICK_HOST_DEVICE inline T frac(T x) { return x - trunc(x); }
 
+// torch.round(x, decimals=d): x rounded to d places right of the point (left of it when d < 0), ties to
+// even, as PyTorch computes it: nearbyint(x * 10^d) / 10^d, or nearbyint(x / 10^-d) * 10^-d, with the
+// power of ten taken in double and converted to the compute type D. X is D or a vector of it (round and
+// the operators then are the vector's; a vector without round() takes the scalar path, as for round).
+// d = 0 is round(x) without the scaling. An integer has no digits right of the point, so it stays as it is
+// for d >= 0, and round_check refuses d < 0 (PyTorch rounds no integers).
+template <typename X, typename D>
+WICK_HOST_DEVICE inline auto round_decimals(X x, D decimals) -> decltype(round(x)) {
+  if (decimals == D(0) || !std::is_floating_point_v<D>) return round(x);
+  const D scale = D(::pow(10.0, double(decimals < D(0) ? -decimals : decimals)));
+  return decimals < D(0) ? X(round(x / X(scale)) * X(scale)) : X(round(x * X(scale)) / X(scale));
+}
+
 template <typename T, if_scalar<T> = 0>
 WICK_HOST_DEVICE inline T sign(T x) {
   if constexpr (std::is_same_v<T, bool>) {

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "wick/array_ref.h"
@@ -122,6 +123,25 @@ class Tensor {
  private:
   intrusive_ptr<TensorImpl> impl_;
 };
+
+// Note [set_]
+// ~~~~~~~~~~~
+// x.set_(storage, offset, sizes, strides) re-points x at any geometry over any
+// storage of its device, so every number is checked first, in checked
+// arithmetic: the sizes, strides and offset are non-negative, and the bytes
+// from the offset to past the furthest element addressed lie inside the
+// storage. Unlike PyTorch 1.13, which grows a storage that is too small, an
+// extent outside it is refused, as later PyTorch does. set_ writes x in place:
+// it bumps the version of the storage x ends on (Note [Version counter]), and
+// autograd refuses it on a leaf that requires grad; as PyTorch has no
+// derivative for it either, it refuses to record one (in grad mode, on or from
+// a tensor that requires grad) rather than fail in backward().
+void set_(const Tensor& self, Storage storage, int64_t offset, IntArrayRef sizes,
+          std::optional<IntArrayRef> strides = std::nullopt);
+// self takes the storage and geometry of source, which must have its dtype and device.
+void set_(const Tensor& self, const Tensor& source);
+// self becomes an empty tensor (of shape [0]) over a new storage of no bytes.
+void set_(const Tensor& self);
 
 // "[2, 3]", as PyTorch prints sizes in messages.
 std::string shape_str(IntArrayRef sizes);

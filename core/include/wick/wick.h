@@ -6,6 +6,7 @@
 #include "wick/autograd/grad_mode.h"
 #include "wick/core_ops.h"
 #include "wick/error.h"
+#include "wick/indexing.h"
 #include "wick/ops.h"
 #include "wick/tensor_operators.h"
 #include "wick/tensor_print.h"

@@ -326,6 +326,12 @@ Tensor diagonal_backward(const Tensor& grad, const TensorMeta& self, int64_t off
   return put_at(grad, self.sizes, where, false);
 }
 
+// Windows overlap where step < size: put_at sums what lands on one position.
+Tensor unfold_backward(const Tensor& grad, const TensorMeta& self, int64_t dimension, int64_t size, int64_t step) {
+  const Tensor where = ops::unfold(positions(self.sizes, grad.device()), dimension, size, step);
+  return put_at(grad, self.sizes, where, true);
+}
+
 Tensor diag_backward(const Tensor& grad, const TensorMeta& self, int64_t diagonal) {
   // diag() of a 1-d self lays it along a diagonal of a matrix.
   if (self.dim() == 1) return ops::diagonal(grad, diagonal, 0, 1);
@@ -495,6 +501,13 @@ Tensor pow_backward_exponent(const Tensor& grad, const Tensor& self, const Tenso
   const Tensor at_zero = ops::logical_and(ops::eq(self, 0), ops::ge(exponent, 0));
   const Tensor slope = ops::mul(result, ops::log(ops::to(self, result.dtype())));  // self in pow's promoted dtype
   return ops::mul(grad, ops::masked_fill(slope, at_zero, 0));
+}
+
+// A number raised to a tensor: result * log(self), and 0 where self is 0 and the exponent is not negative.
+Tensor pow_backward_exponent(const Tensor& grad, const Scalar& self, const Tensor& exponent, const Tensor& result) {
+  const double base = self.to_double();
+  if (base == 0) return ops::masked_fill(ops::mul(grad, ops::mul(result, -INFINITY)), ops::ge(exponent, 0), 0);
+  return ops::mul(grad, ops::mul(result, std::log(base)));
 }
 
 Tensor matmul_backward_self(const Tensor& grad, const Tensor& self, const Tensor& other) {

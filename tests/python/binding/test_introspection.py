@@ -78,7 +78,7 @@ def test_docstring_is_the_yaml_doc(qualname):
 def test_signatures_read_as_declared():
     assert str(inspect.signature(wick.Tensor.add)) == "(self, /, other, *, alpha=1)"
     assert str(inspect.signature(wick.ones(1).add)) == "(other, *, alpha=1)"
-    assert str(inspect.signature(wick.zeros)) == "(size, *, dtype=None, device=None, requires_grad=False)"
+    assert str(inspect.signature(wick.zeros)) == "(size, *, dtype=None, device=None, requires_grad=False, out=None)"
     assert str(inspect.signature(wick.add)) == "(self, other, *, alpha=1, out=None)"
     # Several overloads: None where they differ, *args past names that differ.
     assert str(inspect.signature(wick.Tensor.sum)) == "(self, /, dim=None, keepdim=False, *, dtype=None)"

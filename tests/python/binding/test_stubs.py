@@ -39,6 +39,9 @@ GOOD = textwrap.dedent("""\
     x[0] = 1
     x[0, 1:2] = y[0, 1:2]
     s = x[..., None, 0]
+    picked = x[wick.tensor([0, 1])], x[x > 0], x[[0, 1], [1, 2]], x[(wick.tensor([1]), slice(None))], x[True]
+    x[x > 5] = 0
+    x[[1, 0]] = y[wick.tensor([0, 1]), :]
     n: int = len(x) + x.dim() + x.size(0) + x.shape[0] + x.ndim + x.numel()
     v = x.view(3, 2).view((6,)).reshape(2, 3).permute(1, 0).transpose(0, 1).t().expand(2, 3, 2)
     d: wick.dtype = x.dtype
@@ -106,6 +109,8 @@ BAD = textwrap.dedent("""\
     wick.TensorBase  # E
     wick.mm(x, x, out=1)  # E
     x[0] = wick.device("cpu")  # E
+    x["a"]  # E
+    x[0.5]  # E
     wick.cat(x)  # E
     wick.stack([1, 2])  # E
     x.div(2, rounding_mode=1)  # E

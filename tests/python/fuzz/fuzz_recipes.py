@@ -6,6 +6,7 @@ take the test run down. A recipe is a tuple whose first item says what it builds
 
     ("lit", v)                         v itself: an int, float, bool, None, str, bytes, slice, Ellipsis
     ("dtype", name), ("device", text)  wick.<name>, wick.device(text)
+    ("generator", seed)                wick.Generator().manual_seed(seed)
     ("np_scalar", type, v)             numpy.<type>(v)
     ("np_array", type, shape, layout)  a small NumPy array: arange(...) cast to <type>; layout c, reversed or 0-d view
     ("np_object", kind)                an object array: self-containing, holding None, holding ints
@@ -296,6 +297,8 @@ def build(recipe, owner=None, lib=wick):
         return getattr(lib, recipe[1])
     if tag == "device":
         return wick.device(recipe[1])
+    if tag == "generator":
+        return lib.Generator().manual_seed(recipe[1])
     if tag == "np_scalar":
         return getattr(np, recipe[1])(recipe[2])
     if tag == "np_array":
@@ -341,6 +344,8 @@ def describe(recipe):
         return f"wick.{recipe[1]}"
     if tag == "device":
         return f"wick.device({recipe[1]!r})"
+    if tag == "generator":
+        return f"wick.Generator().manual_seed({recipe[1]})"
     if tag == "np_scalar":
         return f"np.{recipe[1]}({recipe[2]!r})"
     if tag == "np_array":

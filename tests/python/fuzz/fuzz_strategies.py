@@ -107,6 +107,7 @@ none = st.just(lit(None))
 strings = st.sampled_from(STRINGS).map(lit)
 dtypes = st.sampled_from(DTYPES).map(lambda d: ("dtype", d))
 devices = st.sampled_from(("cpu", "cuda", "cuda:1", "cpu:0")).map(lambda d: ("device", d))
+generators = st.integers(0, 2**64 - 1).map(lambda seed: ("generator", seed))
 np_ints = st.tuples(st.just("np_scalar"), st.sampled_from(NP_INT_TYPES), st.integers(0, 5))
 np_floats = st.tuples(st.just("np_scalar"), st.sampled_from(NP_FLOAT_TYPES),
                       st.sampled_from((0.0, 2.0, -1.5, math.nan)))
@@ -160,6 +161,7 @@ BY_TYPE = {
     "bool": st.one_of(bools, st.just(("np_scalar", "bool_", False)), st.sampled_from((0, 1)).map(lit)),
     "ScalarType": st.one_of(dtypes, strings),
     "Device": st.one_of(devices, strings, ints),
+    "Generator": st.one_of(generators, ints, strings, hostile_any),
     "str": strings,
     "object": anything,
 }
@@ -515,6 +517,7 @@ PLAIN_BY_TYPE = {
     "bool": bools,
     "ScalarType": dtypes,
     "Device": st.just(lit("cpu")),
+    "Generator": none,  # the default generator: PyTorch's draws differ from Wick's whatever the seed
     "str": strings,
     "object": st.one_of(edge_heavy_ints, plain_tensors),
 }

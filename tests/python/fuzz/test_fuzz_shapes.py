@@ -12,7 +12,9 @@ from fuzz_child import Child
 from fuzz_recipes import describe_call
 from fuzz_strategies import bindings, edge_int_mutants, examples, plain_call_recipes, reference_cases
 
-BINDINGS = [b for b in bindings() if b.group in ("shape", "join_split")]
+# resize_ and resize_as_ give a grown tensor uninitialised elements, which no reference can match.
+UNINITIALISED = ("resize_", "resize_as_")
+BINDINGS = [b for b in bindings() if b.group in ("shape", "join_split") and b.name not in UNINITIALISED]
 
 
 @pytest.fixture(scope="module")

@@ -263,3 +263,28 @@ def test_the_last_reference_may_be_dropped_on_another_thread():
     thread.join()
     collect()
     assert ref() is None
+
+
+@pytest.mark.parametrize("expr", ["x + a", "x * a", "x - a", "x / a", "x ** a", "x // a", "x % a", "x @ a2",
+                                  "x + a32", "x + a0", "x - a0i", "xi & ai", "xi << ai"])
+def test_operators_take_an_ndarray_on_the_right_as_pytorch(expr):
+    """x op array: the array as a tensor of its own dtype, as PyTorch's operators take it."""
+    import torch
+    env = {"a": np.array([1.5, 2.0, 4.0]), "a2": np.ones((3, 2), dtype=np.float32), "a32": np.ones(3, dtype=np.float32),
+           "a0": np.array(3.0), "a0i": np.array(2), "ai": np.array([1, 2, 3], dtype=np.int16)}
+    mine = eval(expr, {"x": wick.tensor([1.0, -2.0, 3.0]), "xi": wick.tensor([7, 8, 9]), **env})
+    theirs = eval(expr, {"x": torch.tensor([1.0, -2.0, 3.0]), "xi": torch.tensor([7, 8, 9]), **env})
+    assert isinstance(mine, wick.Tensor)
+    assert str(mine.dtype).split(".")[1] == str(theirs.dtype).split(".")[1]
+    np.testing.assert_array_equal(mine.numpy(), theirs.numpy())
+
+
+def test_in_place_operators_take_an_ndarray():
+    x = wick.tensor([1.0, 2.0])
+    y = x
+    x += np.array([0.5, 0.25])
+    assert x is y and x.tolist() == [1.5, 2.25]
+    with pytest.raises(TypeError):
+        x + np.array(["a", "b"])
+    with pytest.raises(TypeError):
+        wick.add(x, np.ones(2))  # the named function refuses it, as PyTorch's

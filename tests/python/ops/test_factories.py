@@ -3,6 +3,7 @@ where the declared op tests (ops/test_declared_ops.py) do not reach: default dty
 ends met exactly, integer truncation, random draws, arguments no sample gives, and the errors."""
 import numpy as np
 import pytest
+import torch
 
 import wick
 from reference import DTYPES, FLOATS, NUMPY_DTYPE, assert_close, make, random_values, to_numpy, wdtype
@@ -254,3 +255,41 @@ def test_errors(call, exc, match):
 def test_randint_float16_beyond_exact_integers_warns():
     with pytest.warns(UserWarning, match="holds exactly"):
         wick.randint(0, 5000, (3,), dtype=wick.float16)
+
+
+@pytest.mark.parametrize("size,stride", [((2, 3), (3, 1)), ((2, 3), (1, 2)), ((3, 4), (0, 1)), ((2, 0, 3), (9, 5, 1)),
+                                         ((), ()), ((5,), (3,)), ((2, 2), (5, 7))])
+def test_empty_strided_as_torch(size, stride):
+    w = wick.empty_strided(size, stride, dtype=wick.int16)
+    t = torch.empty_strided(size, stride, dtype=torch.int16)
+    assert w.shape == tuple(t.shape) and w.stride() == t.stride() and w.dtype == wick.int16
+    assert w.storage_offset() == 0 and w._base is None
+    if 0 not in stride:  # elements that share memory cannot be written in place
+        w.fill_(3)
+        assert (w == 3).all().item()
+    assert wick.empty_strided(size, stride, requires_grad=True).requires_grad
+
+
+@pytest.mark.parametrize("size,stride,error", [
+    ((2, 3), (1,), RuntimeError), ((2,), (-1,), RuntimeError), ((-1,), (1,), ValueError),
+    ((2 ** 40, 2 ** 40), (2 ** 40, 1), MemoryError), ((2, 2 ** 62), (2 ** 62, 4), MemoryError)])
+def test_empty_strided_refuses_bad_geometry(size, stride, error):
+    with pytest.raises(error):
+        wick.empty_strided(size, stride)
+
+
+@pytest.mark.parametrize("name,args", [("zeros", ()), ("ones", ()), ("full", (2.5,)), ("empty", ())])
+def test_factories_fill_out_as_torch(name, args):
+    """out= keeps out's dtype and device, takes the size asked for, and a dtype given must be out's."""
+    for out_dtype in ("float64", "int32"):
+        out, t_out = wick.ones(5, dtype=getattr(wick, out_dtype)), torch.ones(5, dtype=getattr(torch, out_dtype))
+        result = getattr(wick, name)((2, 3), *args, out=out)
+        expected = getattr(torch, name)((2, 3), *args, out=t_out)
+        assert result is out and out.shape == (2, 3) and out.dtype == getattr(wick, out_dtype)
+        if name != "empty":
+            assert out.tolist() == expected.tolist()
+    with pytest.raises(RuntimeError, match="does not match dtype of out"):
+        getattr(wick, name)(2, *args, out=wick.empty(2), dtype=wick.int64)
+    assert getattr(wick, name)([2], *args, out=wick.empty(0), dtype=wick.float32).shape == (2,)
+    with pytest.raises(RuntimeError):
+        getattr(wick, name)(2, *args, out=wick.empty(2, requires_grad=True))

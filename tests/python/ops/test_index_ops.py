@@ -96,13 +96,32 @@ def test_masked_select(dtype, layout):
     assert_equal(t.masked_select(wick.tensor(big.tolist())), np.broadcast_to(a, big.shape)[big], dtype)
 
 
-@pytest.mark.parametrize("layout", STEPPED)
+@pytest.mark.parametrize("layout", LAYOUTS)
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_nonzero(dtype, layout):
     t, a = tensor_in(layout, dtype, SHAPE, seed=5)
     r = t.nonzero()
     assert r.dtype == wick.int64
     assert r.tolist() == np.argwhere(a).tolist() and wick.nonzero(t).shape == (np.count_nonzero(a), 3)
+    columns = wick.nonzero(t, as_tuple=True)
+    assert type(columns) is tuple and len(columns) == 3
+    for column, expected in zip(columns, np.nonzero(a)):
+        assert column.dtype == wick.int64 and column.tolist() == expected.tolist()
+    assert t.nonzero(as_tuple=False).tolist() == r.tolist()
+
+
+@pytest.mark.parametrize("values", [5, 0, [], [[]], [[0, 2], [3, 0]]])
+def test_nonzero_as_tuple_indexes_as_numpy(values):
+    """A 0-d tensor gives one column, as torch's (and NumPy's, of the array made 1-d); the tuple indexes self."""
+    t, a = wick.tensor(values), np.array(values, dtype=np.int64)
+    columns = t.nonzero(as_tuple=True)
+    expected = np.nonzero(np.atleast_1d(a))
+    assert [c.tolist() for c in columns] == [e.tolist() for e in expected]
+    if t.dim():
+        assert t[columns].tolist() == a[np.nonzero(a)].tolist()
+    alone = wick.where(t)  # where(condition) alone is nonzero(condition, as_tuple=True)
+    assert type(alone) is tuple and [c.tolist() for c in alone] == [e.tolist() for e in expected]
+    assert all(c.dtype == wick.int64 for c in alone)
 
 
 # ---------------------------------------------------------------------------------------------

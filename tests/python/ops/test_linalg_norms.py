@@ -1,6 +1,5 @@
 """wick.linalg (vector_norm, matrix_norm, norm, cross, vecdot, matrix_power, multi_dot) against PyTorch 1.13's
-torch.linalg: results, dtypes, shapes, errors and gradients. What needs an SVD or an inverse, which wick lacks,
-raises NotImplementedError after the checks PyTorch makes first."""
+torch.linalg: results, dtypes, shapes, errors and gradients. The decompositions are tested in test_linalg_lapack.py."""
 import math
 
 import numpy as np
@@ -19,8 +18,8 @@ def normal(shape, seed=0):
 
 
 def test_linalg_is_its_own_namespace():
-    assert set(wick.linalg.__all__) == {"vector_norm", "matrix_norm", "norm", "cross", "vecdot", "matrix_power",
-                                        "multi_dot"}
+    assert {"vector_norm", "matrix_norm", "norm", "cross", "vecdot", "matrix_power", "multi_dot"} <= \
+        set(wick.linalg.__all__)
     assert not hasattr(wick, "vector_norm") and wick.cross is not wick.linalg.cross
 
 
@@ -157,15 +156,19 @@ def test_matrix_norm_bad_arguments():
 
 
 @pytest.mark.parametrize("ord", [2, -2, 2.0, "nuc"], ids=str)
-def test_matrix_norms_of_singular_values_are_not_implemented(ord):
-    """They need an SVD: NotImplementedError, after the checks of the arguments (made as PyTorch's)."""
-    x = wick.tensor(normal((2, 3)))
-    with pytest.raises(NotImplementedError, match="singular values"):
-        wick.linalg.matrix_norm(x, ord)
-    with pytest.raises(NotImplementedError, match="singular values"):
-        wick.linalg.norm(x, ord)
-    with pytest.raises(RuntimeError, match="Low precision dtypes not supported"):
-        wick.linalg.matrix_norm(x.half(), ord)
+@pytest.mark.parametrize("shape,dim,keepdim", [((3, 4), (-2, -1), False), ((2, 4, 3), (-2, -1), True),
+                                               ((2, 3, 4), (2, 0), False), ((2, 3, 4), (0, 2), True),
+                                               ((0, 3, 2), (-2, -1), False)], ids=str)
+def test_matrix_norms_of_singular_values(ord, shape, dim, keepdim):
+    """From the singular values (svdvals); their gradient is not implemented in wick (test_linalg_lapack.py)."""
+    compare(lambda lib, x: lib.linalg.matrix_norm(x, ord, dim, keepdim), normal(shape), grad=False)
+    compare(lambda lib, x: lib.linalg.norm(x, ord, dim, keepdim), normal(shape), dtype="float32")
+
+
+@pytest.mark.parametrize("ord", [2, "nuc"], ids=str)
+def test_matrix_norms_of_singular_values_refuse_low_precision(ord):
+    same_error(lambda lib, x: lib.linalg.matrix_norm(x.half(), ord), values((2, 3)))
+    compare(lambda lib, x: lib.linalg.matrix_norm(x.float(), ord, dtype=lib.float64), normal((3, 4)), grad=False)
 
 
 @pytest.mark.parametrize("ord,shape,dim", [
@@ -285,13 +288,20 @@ def test_matrix_power_of_0_is_in_the_graph():
     np.testing.assert_array_equal(x.grad.numpy(), np.zeros((3, 3)))
 
 
+@pytest.mark.parametrize("n", [-1, -2, -3, -6])
+@pytest.mark.parametrize("shape", [(3, 3), (2, 3, 3), (0, 2, 2), (2, 0, 0)], ids=str)
+def test_negative_powers(n, shape):
+    """Powers of the inverse; a well-conditioned matrix keeps them close to PyTorch's."""
+    compare(lambda lib, x: lib.linalg.matrix_power(x, n), normal(shape) / 4 + 2 * np.eye(shape[-1]),
+            grad_rtol=1e-9)
+
+
 @pytest.mark.parametrize("n", [-1, -2])
-def test_negative_powers_are_not_implemented(n):
-    """They need the inverse; an integer matrix is refused first, as PyTorch's linalg.inv refuses it."""
-    with pytest.raises(NotImplementedError, match="inverse"):
-        wick.linalg.matrix_power(wick.tensor(normal((3, 3))), n)
+def test_negative_powers_errors(n):
     same_error(lambda lib, x: lib.linalg.matrix_power(x.int(), n), values((3, 3)))
     same_error(lambda lib, x: lib.linalg.matrix_power(x, n), values((2, 3)))
+    with pytest.raises(RuntimeError, match="linalg.inv: The diagonal element 1 is zero"):
+        wick.linalg.matrix_power(wick.zeros(3, 3, dtype=wick.float64), n)
 
 
 @pytest.mark.parametrize("program,exact", [

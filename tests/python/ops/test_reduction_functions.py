@@ -662,3 +662,213 @@ def test_methods_are_the_functions_with_the_tensor_first():
     assert set(reduction_functions.METHODS) == {n for n in reduction_functions.__all__ if hasattr(torch.Tensor, n)}
     for name in reduction_functions.METHODS:
         assert getattr(wick.Tensor, name) is getattr(wick, name)
+
+
+# histogram
+def linspace_reference(start, end, steps, dtype):
+    """PyTorch's linspace as its scalar loop computes it: from start in the first half, from end in the second."""
+    start, end = np.asarray(start, dtype), np.asarray(end, dtype)
+    step = (end - start) / np.asarray(steps - 1, dtype)
+    return np.array([start + step * np.asarray(i, dtype) if i < steps // 2 else
+                     end - step * np.asarray(steps - i - 1, dtype) for i in range(steps)], dtype=dtype)
+
+
+# No element is within an ulp of an inner edge: there, PyTorch's vectorised linspace (below) may bin it otherwise.
+HISTOGRAM_DATA = [[1.0, 2.0, 1.0, 4.0, 2.5], [[0.0, 0.1, 0.2], [0.3, 0.65, 1.0]], [3.0], 2.0, [],
+                  [-3.5, 8.25, 0.0, 1e-3, 7.0, -2.0, 3.0, 3.0, 5.5], [NAN, 0.5, 2.0, NAN]]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("data", HISTOGRAM_DATA, ids=str)
+@pytest.mark.parametrize("kwargs", [{"bins": 3}, {"bins": 10}, {"bins": 1}, {"bins": 4, "range": (0.0, 5.0)},
+                                    {"bins": 4, "range": [1, 1]}, {"bins": 7, "range": (-2.0, 3.0), "density": True},
+                                    {"bins": 5, "density": True}], ids=str)
+def test_histogram(dtype, data, kwargs):
+    w, t = both(data, dtype)
+    if kwargs.get("density") and len(np.ravel(data)) == 0:
+        kwargs = {**kwargs, "density": False}  # 0 / 0: NaN on both sides, compared below
+    if np.isnan(np.asarray(data, dtype=float)).any() and "range" not in kwargs:
+        raises_like(RuntimeError, lambda: torch.histogram(t, **kwargs), lambda: wick.histogram(w, **kwargs),
+                    "is not finite")
+        return
+    ours, theirs = wick.histogram(w, **kwargs), torch.histogram(t, **kwargs)
+    assert type(ours).__name__ == "histogram" and ours._fields == ("hist", "bin_edges")
+    # The edges are linspace's, as PyTorch's scalar loop computes them; its vectorised loop (base + k * step
+    # within a SIMD vector) may round an edge one ulp (of the range's ends) off that.
+    low, high = float(theirs.bin_edges[0]), float(theirs.bin_edges[-1])
+    np.testing.assert_array_equal(ours.bin_edges.numpy(), linspace_reference(low, high, kwargs["bins"] + 1, dtype))
+    close(ours.bin_edges, theirs.bin_edges, rtol=0, atol=np.finfo(dtype).eps * max(abs(low), abs(high)))
+    if kwargs.get("density"):
+        close(ours.hist, theirs.hist, rtol=1e-6, atol=0)
+    else:
+        equal(ours.hist, theirs.hist)
+    method = w.histogram(**kwargs)
+    assert method.hist.to(wick.float64).nan_to_num(-1).tolist() == ours.hist.to(wick.float64).nan_to_num(-1).tolist()
+
+
+@pytest.mark.parametrize("edges", [[0.0, 1.5, 2.0, 10.0], [3.0, 1.5, 2.0, 10.0], [0.0, 1.0, 1.0, 10.0],
+                                   [0.0, NAN, 10.0], [2.5, 2.5], [-INF, 0.0, INF]], ids=str)
+def test_histogram_with_edges(edges):
+    data = [1.0, 2.0, 1.0, 4.0, 2.5, 10.0, 0.0, NAN, -INF, INF, 1.5, 12.0]
+    w, t = both(data, "float64")
+    we, te = both(edges, "float64")
+    weights = np.arange(1.0, len(data) + 1)
+    ww, tw = both(weights, "float64")
+    for kwargs in [{}, {"weight": (ww, tw)}, {"density": True}]:
+        wk = {k: v[0] if isinstance(v, tuple) else v for k, v in kwargs.items()}
+        tk = {k: v[1] if isinstance(v, tuple) else v for k, v in kwargs.items()}
+        ours, theirs = wick.histogram(w, we, **wk), torch.histogram(t, te, **tk)
+        close(ours.hist, theirs.hist, rtol=1e-12, atol=0)
+        equal(ours.bin_edges, theirs.bin_edges)
+
+
+def test_histogram_weights_nans_and_no_gradient():
+    w, t = both([3.0, 4.0, NAN, 1.0, 4.0])
+    equal(wick.histogram(w, 4, range=(0.0, 5.0)).hist, torch.histogram(t, 4, range=(0.0, 5.0)).hist)
+    ww, tw = both([[1.0, 2.0, 3.0, 4.0, 5.0]])  # only the count of the weights must agree
+    equal(wick.histogram(w, 4, range=(0.0, 5.0), weight=ww).hist,
+          torch.histogram(t, 4, range=(0.0, 5.0), weight=tw).hist)
+    w, t = both([1.0, 2.0], requires_grad=True)
+    assert not wick.histogram(w, 2).hist.requires_grad
+
+
+def test_histogram_errors():
+    w, t = both([1.0, 2.0, 1.0, 4.0, 2.5])
+    cases = [
+        (RuntimeError, lambda lib, x: lib.histogram(x, 0), "bins must be > 0"),
+        (RuntimeError, lambda lib, x: lib.histogram(x, -1), "bins must be > 0"),
+        (RuntimeError, lambda lib, x: lib.histogram(x, 3, range=(5.0, 0.0)), "min should not exceed max"),
+        (RuntimeError, lambda lib, x: lib.histogram(x, 3, range=(0.0, INF)), "is not finite"),
+        (RuntimeError, lambda lib, x: lib.histogram(x, 3, range=(0.0, 1.0, 2.0)), "should have 2 elements"),
+        (RuntimeError, lambda lib, x: lib.histogram(x.new_tensor([3.0, NAN]), 3), "is not finite"),
+        (RuntimeError, lambda lib, x: lib.histogram(x, x.new_tensor([0.0])), "bins must be > 0"),
+        (RuntimeError, lambda lib, x: lib.histogram(x, x.new_tensor([[0.0, 1.0]])), "one dimension"),
+        (RuntimeError, lambda lib, x: lib.histogram(x, x.new_tensor([0.0, 1.0]).double()), "same dtype"),
+        (RuntimeError, lambda lib, x: lib.histogram(x, 3, weight=x[:4]), "same shape"),
+        (RuntimeError, lambda lib, x: lib.histogram(x, 3, weight=x.double()), "same dtype"),
+        (RuntimeError, lambda lib, x: lib.histogram(x.long(), 3), "not implemented for 'Long'"),
+        (RuntimeError, lambda lib, x: lib.histogram(x.half(), 3), "not implemented for 'Half'"),
+        (RuntimeError, lambda lib, x: lib.histogram(x.bfloat16(), 3), "not implemented for 'BFloat16'"),
+        (TypeError, lambda lib, x: lib.histogram(x, 3.0), None),
+        (TypeError, lambda lib, x: lib.histogram(x, x.new_tensor([0.0, 1.0]), range=(0.0, 1.0)), None),
+        (TypeError, lambda lib, x: lib.histogram(x, 3, density=1), None),
+    ]
+    for exception, call, match in cases:
+        raises_like(exception, lambda: call(torch, t), lambda: call(wick, w), match)
+
+
+def test_histogram_pickles_and_prints_as_torch():
+    result = wick.histogram(wick.tensor([1.0, 2.0]), 2)
+    again = pickle.loads(pickle.dumps(result))
+    assert again._fields == ("hist", "bin_edges") and again.hist.tolist() == [1.0, 1.0]
+    assert repr(result).startswith("wick.return_types.histogram(\nhist=")
+
+
+# mode
+@pytest.mark.parametrize("dtype", ["bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16",
+                                   "float32", "float64"])
+def test_mode_matches_torch_on_random_small_integers(dtype):
+    """Rows of up to 16 (where PyTorch's CPU sort is an insertion sort, hence stable): the same value (the
+    smallest of the most frequent) and the same index (the last of its occurrences)."""
+    rng = np.random.default_rng(5)
+    for trial in range(60):
+        n = int(rng.integers(1, 17))
+        data = rng.integers(0, 2 if dtype == "bool" else 5, (3, n)) - (0 if dtype in ("bool", "uint8") else 2)
+        w, t = both(data, dtype)
+        for dim, keepdim in [(-1, False), (1, True), (0, False)]:
+            ours, theirs = wick.mode(w, dim, keepdim), torch.mode(t, dim, keepdim)
+            equal(ours.values, theirs.values)
+            equal(ours.indices, theirs.indices)
+
+
+def test_mode_long_rows_give_the_value_and_one_of_its_positions():
+    rng = np.random.default_rng(6)
+    data = rng.integers(0, 4, (20, 50))
+    w, t = both(data, "int64")
+    ours, theirs = wick.mode(w), torch.mode(t)
+    equal(ours.values, theirs.values)
+    assert (w.gather(1, ours.indices.unsqueeze(1)).squeeze(1) == ours.values).all()
+
+
+def test_mode_edges_gradient_and_errors():
+    for data, dim in [(5.0, 0), (5.0, -1), ([[1.0, 2.0], [2.0, 2.0]], 0), ([-0.0, 0.0, 1.0, 1.0], 0),
+                      ([0.0, -0.0, 1.0, 1.0], 0), (np.zeros((2, 0)), 0), (np.zeros((0, 3)), 1), ([INF, -INF, INF], 0)]:
+        w, t = both(data)
+        ours, theirs = wick.mode(w, dim), torch.mode(t, dim)
+        equal(ours.values, theirs.values)
+        assert np.signbit(ours.values.numpy()).tolist() == np.signbit(theirs.values.numpy()).tolist()
+        equal(ours.indices, theirs.indices)
+    assert w.mode(0, keepdim=True).values.shape == (1,)
+    w, t = both([[1.0, 2.0, 2.0, 3.0], [4.0, 4.0, 0.0, 1.0]], "float64", requires_grad=True)
+    g_w, g_t = grads(w, t, lambda lib, x: lib.mode(x, 1).values)
+    equal(g_w, g_t)
+    w, t = both(np.zeros((2, 0)))
+    raises_like(IndexError, lambda: torch.mode(t, 1), lambda: wick.mode(w, 1), "non-zero size")
+    raises_like(IndexError, lambda: torch.mode(t, 2), lambda: wick.mode(w, 2))
+    raises_like(TypeError, lambda: torch.mode(t, 1.0), lambda: wick.mode(w, 1.0))
+    assert pickle.loads(pickle.dumps(wick.mode(wick.tensor([1, 1])))).values.item() == 1
+    assert repr(wick.mode(wick.tensor([1]))).startswith("wick.return_types.mode(\nvalues=")
+
+
+def test_mode_nan_is_a_value_of_its_own():
+    """A documented difference: PyTorch's CPU kernel sorts with a comparison that NaN breaks, so its answer for
+    rows with NaNs depends on where they stand; wick counts each NaN as a distinct value above all others."""
+    result = wick.mode(wick.tensor([NAN, 1.0, NAN, 1.0]))
+    assert result.values.item() == 1.0 and result.indices.item() == 3
+    result = wick.mode(wick.tensor([NAN, 2.0, 1.0]))
+    assert result.values.item() == 1.0 and result.indices.item() == 2
+
+
+# unique_consecutive
+UNIQUE_DATA = [[1, 1, 2, 2, 3, 1, 1, 2], [[1, 1, 2], [2, 3, 3]], [[1, 1], [1, 1], [2, 3], [2, 3]], 5, [],
+               [[0, 0, 0], [0, 0, 0]], [NAN, NAN, 1.0, 1.0], [-0.0, 0.0, 1.0]]
+
+
+@pytest.mark.parametrize("data", UNIQUE_DATA, ids=str)
+@pytest.mark.parametrize("dtype", ["bool", "uint8", "int16", "int64", "bfloat16", "float32", "float64"])
+@pytest.mark.parametrize("dim", [None, 0, 1, -1])
+def test_unique_consecutive(data, dtype, dim):
+    if dtype not in ("float32", "float64", "bfloat16") and np.isnan(np.asarray(data, dtype=float)).any():
+        return
+    w, t = both(data, dtype)
+    for inverse, counts in [(False, False), (True, False), (False, True), (True, True)]:
+        flags = {"return_inverse": inverse, "return_counts": counts}
+        try:
+            theirs = torch.unique_consecutive(t, **flags, dim=dim)
+        except (IndexError, RuntimeError) as e:
+            raises_like(type(e), lambda: torch.unique_consecutive(t, **flags, dim=dim),
+                        lambda: wick.unique_consecutive(w, **flags, dim=dim))
+            continue
+        ours = wick.unique_consecutive(w, **flags, dim=dim)
+        assert isinstance(ours, tuple) == isinstance(theirs, tuple)
+        for o, t_ in zip(ours if isinstance(ours, tuple) else (ours,), theirs if isinstance(theirs, tuple) else
+                         (theirs,)):
+            equal(o, t_)
+        method = w.unique_consecutive(**flags, dim=dim)
+        assert type(method) is type(ours) and len(method) == len(ours)
+
+
+def test_unique_consecutive_positional_flags():
+    """A documented difference: PyTorch 1.13's Python wrapper dispatches on the wrong positional argument, so
+    unique_consecutive(x, True) gives (output, empty); wick reads positional flags as their keywords."""
+    ours = wick.unique_consecutive(wick.tensor([1, 1, 2]), True)
+    theirs = torch.unique_consecutive(torch.tensor([1, 1, 2]), return_inverse=True)
+    for o, t in zip(ours, theirs):
+        equal(o, t)
+    ours = wick.unique_consecutive(wick.tensor([1, 1, 2]), False, True)
+    theirs = torch.unique_consecutive(torch.tensor([1, 1, 2]), return_counts=True)
+    for o, t in zip(ours, theirs):
+        equal(o, t)
+
+
+def test_unique_consecutive_errors():
+    w, t = both([[1.0, 1.0], [2.0, 2.0]])
+    raises_like(RuntimeError, lambda: torch.unique_consecutive(t.half()), lambda: wick.unique_consecutive(w.half()),
+                "not implemented for 'Half'")
+    raises_like(IndexError, lambda: torch.unique_consecutive(t[0, 0], dim=0),
+                lambda: wick.unique_consecutive(w[0, 0], dim=0), "no dimensions")
+    raises_like(RuntimeError, lambda: torch.unique_consecutive(torch.empty(3, 0), dim=0),
+                lambda: wick.unique_consecutive(wick.empty(3, 0), dim=0), "0 sized dimensions")
+    raises_like(TypeError, lambda: torch.unique_consecutive(t, return_inverse=1),
+                lambda: wick.unique_consecutive(w, return_inverse=1))
+    raises_like(TypeError, lambda: torch.unique_consecutive(t, dim=1.0), lambda: wick.unique_consecutive(w, dim=1.0))

@@ -457,7 +457,8 @@ def test_bad_arguments_raise_type_error():
     t = wick.zeros(2, 3)
     calls = [
         lambda: t.amax("0"), lambda: t.argmax([0, 1]), lambda: t.all(0.5), lambda: t.prod((0, 1)),
-        lambda: t.var(0, True),  # PyTorch's `unbiased` is not declared: correction= says it
+        lambda: t.var(0, "a"),  # unbiased is a bool
+        lambda: t.var(unbiased=True, correction=1),  # one spelling or the other
         lambda: t.std(correction=0.5), lambda: t.norm("fro"), lambda: t.logsumexp(),
         lambda: t.cumsum(), lambda: t.cumsum(0, wick.float64),  # dtype is keyword-only
         lambda: wick.min(t, 0.5),  # neither a dim nor a tensor
@@ -465,3 +466,17 @@ def test_bad_arguments_raise_type_error():
     for call in calls:
         with pytest.raises(TypeError):
             call()
+
+
+@pytest.mark.parametrize("call", ["x.var()", "x.var(False)", "x.var(unbiased=False)", "x.var(0, False)",
+                                  "x.var(1, True, True)", "x.var(dim=0, unbiased=False, keepdim=True)",
+                                  "x.std(0, False)", "x.std(unbiased=False)", "x.std(dim=(0, 1), keepdim=True)",
+                                  "L.var(x, 1, unbiased=False)", "L.std(x, False)", "L.var(x, 0, correction=0)"])
+def test_unbiased_is_pytorchs_older_spelling_of_correction(call):
+    """var and std take unbiased=True/False (correction 1/0) by position and keyword, as PyTorch 1.13."""
+    import torch
+    data = [[1.0, 2.0, 4.0], [3.0, -1.0, 0.5]]
+    mine = eval(call, {"x": wick.tensor(data), "L": wick})
+    theirs = eval(call, {"x": torch.tensor(data), "L": torch})
+    assert mine.shape == tuple(theirs.shape)
+    np.testing.assert_allclose(mine.numpy(), theirs.numpy(), rtol=1e-6)

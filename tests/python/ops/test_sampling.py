@@ -306,12 +306,14 @@ def test_out_is_resized_written_and_returned():
     assert flags.tolist() == [False, True, False, True]
 
 
-def test_generator_none_is_taken():
+def test_generator_none_is_the_default_one():
     wick.manual_seed(1)
     a = wick.sampling.normal(wick.zeros(3), 1.0, generator=None)
+    b = wick.sampling.normal(wick.zeros(3), 1.0, generator=wick.Generator().manual_seed(1))
     wick.manual_seed(1)
     np.testing.assert_array_equal(values(a), values(wick.sampling.normal(wick.zeros(3), 1.0)))
-    with pytest.raises(TypeError, match="argument 'generator' must be None"):
+    np.testing.assert_array_equal(values(a), values(b))
+    with pytest.raises(TypeError, match="argument 'generator' must be wick.Generator, not object"):
         wick.sampling.multinomial(wick.ones(2), 1, generator=object())
 
 

@@ -2,6 +2,7 @@
 repeat_interleave) against PyTorch 1.13's functions of the same names: each case runs on both libraries, which
 must give the same values, dtypes and shapes, or raise the same kind of exception."""
 import itertools
+import warnings
 
 import numpy as np
 import pytest
@@ -571,4 +572,293 @@ def test_exports_and_methods():
     for name in module.METHODS:
         assert getattr(wick.Tensor, name) is getattr(module, name)
         assert hasattr(torch.Tensor, name)
-    assert set(module.METHODS) == {n for n in module.__all__ if hasattr(torch.Tensor, n)}
+    in_place = {n for n in module.METHODS if n.endswith("_")}  # methods only, as in PyTorch
+    assert set(module.METHODS) - in_place == {n for n in module.__all__ if hasattr(torch.Tensor, n)}
+    assert all(n[:-1] in module.__all__ and not hasattr(torch, n) for n in in_place)
+
+
+# Indexed writes and reductions: index_copy, index_fill, masked_scatter, scatter_reduce, index_reduce and their
+# in-place forms.
+
+def check_in_place(name, make_self, *args, **kwargs):
+    """self.name_(*args) agrees with PyTorch's, returns self and leaves in self what name() returns."""
+    def case(lib, T):
+        self = make_self(lib)
+        result = getattr(self, name + "_")(*[a(lib) if callable(a) else a for a in args], **kwargs)
+        assert result is self
+        return self
+
+    ours = check(case)
+    functional = check(lambda lib, T: getattr(make_self(lib), name)(*[a(lib) if callable(a) else a for a in args],
+                                                                    **kwargs))
+    if isinstance(ours, wick.Tensor):
+        assert values(ours)[:2] == values(functional)[:2]
+        np.testing.assert_array_equal(values(ours)[2], values(functional)[2])
+    else:
+        assert type(ours) is type(functional)
+
+
+def index(lib, data):
+    return make(lib, data, "int64")
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("dim,idx,source_shape", [(0, [1, 0], (2, 3)), (1, [2, 0], (2, 2)), (-1, [1], (2, 1)),
+                                                  (1, [0, 0], (2, 2)), (1, [], (2, 0)), (1, 1, (2, 1))], ids=str)
+def test_index_copy(dtype, dim, idx, source_shape):
+    source = lambda lib: arange(lib, source_shape, dtype, start=50)  # noqa: E731
+    check(lambda lib, T: lib.index_copy(arange(lib, (2, 3), dtype), dim, index(lib, idx), source(lib)))
+    check_in_place("index_copy", lambda lib: arange(lib, (2, 3), dtype), dim, lambda lib: index(lib, idx), source)
+
+
+@pytest.mark.parametrize("case", [
+    lambda lib, x, s: x.index_copy(1, index(lib, [0, 2]).int(), s),
+    lambda lib, x, s: x.index_copy(1, index(lib, [0, 3]), s),
+    lambda lib, x, s: x.index_copy(1, index(lib, [0, -1]), s),
+    lambda lib, x, s: x.index_copy(2, index(lib, [0, 2]), s),
+    lambda lib, x, s: x.index_copy(1, index(lib, [[0, 2]]), s),
+    lambda lib, x, s: x.index_copy(1, index(lib, [0, 2]), s.double()),
+    lambda lib, x, s: x.index_copy(1, index(lib, [0, 2]), s[0]),
+    lambda lib, x, s: x.index_copy(1, index(lib, [0, 2]), s.t()),
+    lambda lib, x, s: x.index_copy(1, index(lib, [0, 1, 2]), s),
+    lambda lib, x, s: x.index_copy(1, index(lib, [0, 2]), s.sum()),
+    lambda lib, x, s: x.index_copy(1, index(lib, 1), s.sum()),
+    lambda lib, x, s: x[0, 0].index_copy(0, index(lib, [0]), s.sum()),
+    lambda lib, x, s: x[0, 0].index_copy(0, index(lib, [0, 0]), s.sum()),
+    lambda lib, x, s: x[0, 0].index_copy(0, index(lib, [0]), s[0, :1]),
+    lambda lib, x, s: x[0].index_copy(0, index(lib, [1]), s.sum()),
+    lambda lib, x, s: x.index_copy(1, [0, 2], s),
+    lambda lib, x, s: x.index_copy(1.0, index(lib, [0, 2]), s),
+])
+def test_index_copy_edges_and_errors(case):
+    check(lambda lib, T: case(lib, arange(lib, (2, 3)), arange(lib, (2, 2), start=50)))
+
+
+def test_index_copy_gradient():
+    check_grad(lambda lib, x, s: lib.index_copy(x, 1, index(lib, [2, 0]), s), (2, 3), (2, 2))
+    check_grad(lambda lib, x, s: (x * 1).index_copy_(0, index(lib, [1]), s), (2, 3), (1, 3))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("dim,idx,value", [(0, [1], 7), (1, [2, 0, 2], -1), (-1, [-1, -3], 2.5), (1, 1, True),
+                                           (1, [], 3), (0, [0], 300)], ids=str)
+def test_index_fill(dtype, dim, idx, value):
+    check(lambda lib, T: lib.index_fill(arange(lib, (2, 3), dtype), dim, index(lib, idx), value))
+    check_in_place("index_fill", lambda lib: arange(lib, (2, 3), dtype), dim, lambda lib: index(lib, idx), value)
+    check(lambda lib, T: arange(lib, (2, 3), dtype).index_fill(dim, index(lib, idx), make(lib, 4, "int64")))
+
+
+@pytest.mark.parametrize("case", [
+    lambda lib, x: x.index_fill(1, index(lib, [3]), 7),
+    lambda lib, x: x.index_fill(1, index(lib, [-4]), 7),
+    lambda lib, x: x.index_fill(1, index(lib, [0]).int(), 7),
+    lambda lib, x: x.index_fill(1, index(lib, [0]).float(), 7),
+    lambda lib, x: x.index_fill(1, index(lib, [[0]]), 7),
+    lambda lib, x: x.index_fill(3, index(lib, [0]), 7),
+    lambda lib, x: x.index_fill(1, index(lib, [0]), make(lib, [7.0])),
+    lambda lib, x: x.index_fill(1, index(lib, [0]), "7"),
+    lambda lib, x: x[0, 0].index_fill(0, index(lib, [0]), 7),
+    lambda lib, x: x[0, 0].index_fill(-1, index(lib, [-1]), 7),
+    lambda lib, x: x[0, 0].index_fill(0, index(lib, [1]), 7),
+    lambda lib, x: x.to(lib.uint8).index_fill(1, index(lib, [0]), -1),
+    lambda lib, x: x.to(lib.uint8).index_fill(1, index(lib, [0]), 256),
+])
+def test_index_fill_edges_and_errors(case):
+    check(lambda lib, T: case(lib, arange(lib, (2, 3))))
+
+
+def test_index_fill_gradient():
+    check_grad(lambda lib, x: lib.index_fill(x, 1, index(lib, [2, 0, 2]), -1.0), (2, 3))
+    check_grad(lambda lib, x, v: x.index_fill(1, index(lib, [2, 0, 2]), v.sum()), (2, 3), (2,))
+
+
+MASKS = [[True, False, True], [[True], [False]], [[False, False, False], [False, False, False]], True]
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("mask", MASKS, ids=str)
+def test_masked_scatter(dtype, mask):
+    source = lambda lib: arange(lib, (2, 5), dtype, start=20)  # noqa: E731
+    check(lambda lib, T: lib.masked_scatter(arange(lib, (2, 3), dtype), make(lib, mask, "bool"), source(lib)))
+    check_in_place("masked_scatter", lambda lib: arange(lib, (2, 3), dtype), lambda lib: make(lib, mask, "bool"),
+                   source)
+
+
+@pytest.mark.parametrize("case", [
+    lambda lib, x, m: x.masked_scatter(m, arange(lib, (3,), start=9)),
+    lambda lib, x, m: x.masked_scatter(m, arange(lib, (10,), "int64")),
+    lambda lib, x, m: x[0].masked_scatter(m.expand(2, 3), arange(lib, (10,))),
+    lambda lib, x, m: x[0].clone().masked_scatter_(m.expand(2, 3), arange(lib, (10,))),
+    lambda lib, x, m: x.masked_scatter(m[:2], arange(lib, (10,))),
+    lambda lib, x, m: x.masked_scatter(m, arange(lib, ())),
+    lambda lib, x, m: x.masked_scatter(m, 1.0),
+    lambda lib, x, m: x.masked_scatter(m.to(lib.uint8), arange(lib, (10,))),
+    lambda lib, x, m: x[0, 0].masked_scatter(m[0], arange(lib, (1,), start=7)),
+    lambda lib, x, m: x[:0].masked_scatter(m, arange(lib, (0,))),
+])
+def test_masked_scatter_edges_and_errors(case):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # PyTorch's and wick's deprecation of uint8 masks
+        check(lambda lib, T: case(lib, arange(lib, (2, 3)), make(lib, [True, False, True], "bool")))
+
+
+def test_masked_scatter_gradient():
+    check_grad(lambda lib, x, s: lib.masked_scatter(x, make(lib, [[True, False, True]], "bool"), s), (2, 3), (7,))
+    check_grad(lambda lib, x, s: x.masked_scatter(make(lib, [[True], [False]], "bool"), s), (1, 3), (2, 2))
+
+
+REDUCTIONS = ["sum", "prod", "mean", "amax", "amin"]
+
+
+def scatter_case(dtype, seed, shape=(3, 4), index_shape=(3, 5), dim=1):
+    """Small-integer inputs whose products and sums are exact, with repeated indices and ties."""
+    rng = np.random.default_rng(seed)
+    low = 0 if dtype in ("bool", "uint8") else -3
+    high = 2 if dtype == "bool" else 4
+    self_data = rng.integers(low, high, shape)
+    src_data = rng.integers(low, high, tuple(n + 1 for n in index_shape))
+    index_data = rng.integers(0, shape[dim] if shape else 1, index_shape)
+    return self_data, index_data, src_data
+
+
+@pytest.mark.parametrize("reduce", REDUCTIONS)
+@pytest.mark.parametrize("include_self", [True, False])
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_scatter_reduce(reduce, include_self, dtype):
+    for seed, dim, shape, index_shape in [(0, 1, (3, 4), (3, 5)), (1, 0, (4, 3), (6, 2)), (2, -1, (2, 3, 4), (2, 2, 6)),
+                                          (3, 0, (5,), (9,)), (4, 0, (), ()), (5, 0, (), (3,))]:
+        self_data, index_data, src_data = scatter_case(dtype, seed, shape, index_shape, dim)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # PyTorch's "in beta" warning
+            check(lambda lib, T: lib.scatter_reduce(make(lib, self_data, dtype), dim, index(lib, index_data),
+                                                    make(lib, src_data, dtype), reduce, include_self=include_self))
+            check_in_place("scatter_reduce", lambda lib: make(lib, self_data, dtype), dim,
+                           lambda lib: index(lib, index_data), lambda lib: make(lib, src_data, dtype), reduce,
+                           include_self=include_self)
+
+
+@pytest.mark.parametrize("reduce", ["amax", "amin"])
+@pytest.mark.parametrize("include_self", [True, False])
+def test_scatter_reduce_nans(reduce, include_self):
+    nan = float("nan")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        check(lambda lib, T: make(lib, [1.0, nan, 3.0, 4.0]).scatter_reduce(
+            0, index(lib, [0, 0, 1, 1, 2, 2]), make(lib, [nan, 2.0, 3.0, 1.0, 2.0, nan]), reduce,
+            include_self=include_self))
+
+
+@pytest.mark.parametrize("case", [
+    lambda lib, x, i, s: x.scatter_reduce(1, i, s, "max"),
+    lambda lib, x, i, s: x.scatter_reduce(1, i, s, 3),
+    lambda lib, x, i, s: x.scatter_reduce(1, i, s.double(), "sum"),
+    lambda lib, x, i, s: x.scatter_reduce(1, i.int(), s, "sum"),
+    lambda lib, x, i, s: x.scatter_reduce(1, i + 5, s, "sum"),
+    lambda lib, x, i, s: x.scatter_reduce(1, i - 1, s, "prod"),
+    lambda lib, x, i, s: x.scatter_reduce(1, i, s[:, :1], "sum"),
+    lambda lib, x, i, s: x.scatter_reduce(1, i.reshape(-1), s, "sum"),
+    lambda lib, x, i, s: x.scatter_reduce(1, i, s.reshape(-1), "sum"),
+    lambda lib, x, i, s: x.scatter_reduce(1, index(lib, np.zeros((3, 3))), s, "sum"),
+    lambda lib, x, i, s: x.scatter_reduce(2, i, s, "sum"),
+    lambda lib, x, i, s: x.scatter_reduce(1, i[:, :0], s, "prod", include_self=False),
+    lambda lib, x, i, s: x.scatter_reduce(1, i[:, :0].int(), s, "amax"),
+    lambda lib, x, i, s: x.scatter_reduce(1, i, s, reduce="mean", include_self=1),
+    lambda lib, x, i, s: x.to(lib.bool).scatter_reduce(1, i, s.to(lib.bool), "mean"),
+    lambda lib, x, i, s: x.scatter_reduce_(1, i, s, "amax"),
+])
+def test_scatter_reduce_edges_and_errors(case):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        check(lambda lib, T: case(lib, arange(lib, (2, 3)), index(lib, [[0, 0, 2], [1, 1, 1]]),
+                                  make(lib, [[5, 1, 2, 7], [3, 3, 4, 9]])))
+
+
+@pytest.mark.parametrize("reduce", REDUCTIONS)
+@pytest.mark.parametrize("include_self", [True, False])
+def test_scatter_reduce_gradient(reduce, include_self):
+    """PyTorch's gradients, ties (shared evenly by amax and amin) and zeros (of prod) included. (src is no larger
+    than index: PyTorch's backward fails where it is.)"""
+    self_data = [[1.0, 0.0, 2.0], [3.0, 3.0, 0.0]]
+    src_data = [[3.0, 1.0, 2.0, 2.0], [3.0, 0.0, 1.0, 3.0]]
+    index_data = [[0, 0, 2, 2], [1, 2, 2, 0]]
+    grads = []
+    for lib in (wick, torch):
+        x = make(lib, self_data, "float64").requires_grad_(True)
+        s = make(lib, src_data, "float64").requires_grad_(True)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            out = x.scatter_reduce(1, index(lib, index_data), s, reduce, include_self=include_self)
+        (out * arange(lib, (2, 3), "float64", start=2)).sum().backward()
+        grads.append((out, x.grad, s.grad))
+    for ours, theirs in zip(*grads):
+        assert_same(ours, theirs)
+
+
+@pytest.mark.parametrize("reduce", ["prod", "mean", "amax", "amin"])
+@pytest.mark.parametrize("include_self", [True, False])
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_index_reduce(reduce, include_self, dtype):
+    for seed, dim, shape, source_shape in [(0, 1, (3, 4), (3, 6)), (1, 0, (4, 3), (5, 3)), (3, 0, (5,), (8,)),
+                                           (2, -1, (2, 3, 4), (2, 3, 7)), (4, 0, (), (3,))]:
+        rng = np.random.default_rng(seed)
+        low, high = (0, 2) if dtype == "bool" else (0, 4) if dtype == "uint8" else (-3, 4)
+        self_data, source_data = rng.integers(low, high, shape), rng.integers(low, high, source_shape)
+        index_data = rng.integers(0, shape[dim] if shape else 1, source_shape[dim] if source_shape else 1)
+        for index_dtype in ("int64", "int32"):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                check(lambda lib, T: lib.index_reduce(make(lib, self_data, dtype), dim,
+                                                      make(lib, index_data, index_dtype),
+                                                      make(lib, source_data, dtype), reduce, include_self=include_self))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            check_in_place("index_reduce", lambda lib: make(lib, self_data, dtype), dim,
+                           lambda lib: index(lib, index_data), lambda lib: make(lib, source_data, dtype), reduce,
+                           include_self=include_self)
+
+
+@pytest.mark.parametrize("case", [
+    lambda lib, x, i, s: x.index_reduce(1, i, s, "sum"),
+    lambda lib, x, i, s: x.index_reduce(1, i, s, None),
+    lambda lib, x, i, s: x.index_reduce(1, i + 1, s, "mean"),
+    lambda lib, x, i, s: x.index_reduce(1, i - 1, s, "mean"),
+    lambda lib, x, i, s: x.index_reduce(1, i.float(), s, "mean"),
+    lambda lib, x, i, s: x.index_reduce(1, i, s.double(), "mean"),
+    lambda lib, x, i, s: x.index_reduce(1, i[:2], s, "mean"),
+    lambda lib, x, i, s: x.index_reduce(1, i.reshape(3, 1), s, "mean"),
+    lambda lib, x, i, s: x.index_reduce(1, i[0], s[:, :1], "amax"),
+    lambda lib, x, i, s: x.index_reduce(1, i, s[0], "mean"),
+    lambda lib, x, i, s: x.index_reduce(0, i, s, "mean"),
+    lambda lib, x, i, s: x.index_reduce(2, i, s, "mean"),
+    lambda lib, x, i, s: x.index_reduce(1, i, make(lib, np.ones((3, 3))), "mean"),
+    lambda lib, x, i, s: x.to(lib.bool).index_reduce(1, i, s.to(lib.bool), "mean"),
+    lambda lib, x, i, s: x[0, 0].index_reduce(0, i[:2] * 0, s[0, :2], "prod"),
+    lambda lib, x, i, s: x[0, 0].index_reduce(0, i[0] * 0, s[0, 0], "prod"),
+])
+def test_index_reduce_edges_and_errors(case):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        check(lambda lib, T: case(lib, arange(lib, (2, 3)), index(lib, [0, 2, 0]), arange(lib, (2, 3), start=1)))
+
+
+@pytest.mark.parametrize("reduce", ["prod", "mean", "amax", "amin"])
+@pytest.mark.parametrize("include_self", [True, False])
+def test_index_reduce_gradient(reduce, include_self):
+    grads = []
+    for lib in (wick, torch):
+        x = make(lib, [[1.0, 0.0, 2.0], [3.0, 3.0, 0.0]], "float64").requires_grad_(True)
+        s = make(lib, [[3.0, 1.0, 2.0, 2.0], [3.0, 0.0, 1.0, 3.0]], "float64").requires_grad_(True)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            out = x.index_reduce(1, index(lib, [0, 0, 2, 2]), s, reduce, include_self=include_self)
+        (out * arange(lib, (2, 3), "float64", start=2)).sum().backward()
+        grads.append((out, x.grad, s.grad))
+    for ours, theirs in zip(*grads):
+        assert_same(ours, theirs)
+
+
+def test_in_place_forms_refuse_a_leaf_that_requires_grad():
+    for lib in (wick, torch):
+        x = arange(lib, (2, 3), "float64").requires_grad_(True)
+        with pytest.raises(RuntimeError):
+            x.index_fill_(1, index(lib, [0]), 1.0)

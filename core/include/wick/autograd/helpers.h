@@ -56,6 +56,8 @@ Tensor narrow_backward(const Tensor& grad, const TensorMeta& self, int64_t dim, 
 Tensor slice_backward(const Tensor& grad, const TensorMeta& self, int64_t dim, int64_t start, int64_t end,
                       int64_t step);
 Tensor diagonal_backward(const Tensor& grad, const TensorMeta& self, int64_t offset, int64_t dim1, int64_t dim2);
+// self.unfold(dimension, size, step): each element's gradient summed over the windows that hold it.
+Tensor unfold_backward(const Tensor& grad, const TensorMeta& self, int64_t dimension, int64_t size, int64_t step);
 // diag() of a 1-d self (grad is 2-d) or of a 2-d one (grad is 1-d).
 Tensor diag_backward(const Tensor& grad, const TensorMeta& self, int64_t diagonal);
 // masked_select(self, mask): the gradient put where mask (broadcast with self) is true, summed back to self.
@@ -106,6 +108,7 @@ Tensor div_backward_other(const Tensor& grad, const Tensor& result, const Tensor
 Tensor pow_backward_self(const Tensor& grad, const Tensor& self, const Tensor& exponent);
 Tensor pow_backward_self(const Tensor& grad, const Tensor& self, const Scalar& exponent);
 Tensor pow_backward_exponent(const Tensor& grad, const Tensor& self, const Tensor& exponent, const Tensor& result);
+Tensor pow_backward_exponent(const Tensor& grad, const Scalar& self, const Tensor& exponent, const Tensor& result);
 // matmul in every case of its operands' dims (1-d, 2-d, batched with broadcasting).
 Tensor matmul_backward_self(const Tensor& grad, const Tensor& self, const Tensor& other);
 Tensor matmul_backward_other(const Tensor& grad, const Tensor& self, const Tensor& other);

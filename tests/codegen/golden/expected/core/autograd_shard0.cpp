@@ -273,6 +273,7 @@ const Tensor& div_trunc_(const Tensor& self, const Tensor& other) {
 }
 
 const Tensor& div_trunc_out(const Tensor& out, const Tensor& self, const Tensor& other) {
+  if (is_grad_enabled()) check_inplace(out);
   ::wick::div_trunc_out(out, self, other);
   bump_version(out);
   return out;
@@ -448,6 +449,7 @@ const Tensor& fill_(const Tensor& self, const Scalar& value) {
 }
 
 const Tensor& lt_out(const Tensor& out, const Tensor& self, const Tensor& other) {
+  if (is_grad_enabled()) check_inplace(out);
   ::wick::lt_out(out, self, other);
   bump_version(out);
   return out;

@@ -30,6 +30,7 @@ from wick._C import (
     fill_ as fill_,
     lt as lt,
     mm as mm,
+    rand as rand,
     relu_mod as relu_mod,
     sort as sort,
     split as split,
@@ -73,10 +74,14 @@ from wick.shape_functions import *
 from wick.reduction_functions import *
 from wick.contractions import *
 from wick.sampling import *
+from wick.creation_functions import *
+from wick.storage import *
+from wick.pointwise_functions import *
 from wick.printing import set_printoptions as set_printoptions
 from wick import type_info as _type_info, shape_functions as _shape_functions
 from wick import reduction_functions as _reduction_functions, contractions as _contractions
-from wick import sampling as _sampling
+from wick import creation_functions as _creation_functions, storage as _storage
+from wick import sampling as _sampling, pointwise_functions as _pointwise_functions
 from wick.safetensors import load_file as load_file, save_file as save_file
 from wick.serialization import load as load, save as save
 
@@ -124,6 +129,7 @@ __all__ = [
     "fill_",
     "lt",
     "mm",
+    "rand",
     "relu_mod",
     "sort",
     "split",
@@ -134,3 +140,6 @@ __all__ += _shape_functions.__all__
 __all__ += _reduction_functions.__all__
 __all__ += _contractions.__all__
 __all__ += _sampling.__all__
+__all__ += _creation_functions.__all__
+__all__ += _storage.__all__
+__all__ += _pointwise_functions.__all__

@@ -23,6 +23,7 @@ enum class ArgKind : uint8_t {
   TensorList,
   OptionalTensorList,
   String,
+  Generator,
 };
 
 constexpr const char* kArgKindNames[] = {
@@ -38,8 +39,9 @@ constexpr const char* kArgKindNames[] = {
     "tuple of Tensors",
     "tuple of (Tensor or None)",
     "str",
+    "wick.Generator",
 };
-static_assert(std::size(kArgKindNames) == 12, "a name for each ArgKind");
+static_assert(std::size(kArgKindNames) == 13, "a name for each ArgKind");
 
 }  // namespace python
 }  // namespace wick

@@ -552,6 +552,39 @@ PyObject* Function_mm(PyObject* /*module*/, PyObject* const* args, Py_ssize_t na
   });
 }
 
+constexpr ParamSpec kFunction_rand_0[] = {
+    {"size", ArgKind::IntList, false, false, DefaultKind::Required, 0},
+    {"dtype", ArgKind::DType, true, true, DefaultKind::None, 0},
+    {"device", ArgKind::Device, true, true, DefaultKind::None, 0},
+    {"generator", ArgKind::Generator, true, true, DefaultKind::None, 0},
+    {"requires_grad", ArgKind::Bool, false, true, DefaultKind::Bool, 0},
+};
+constexpr SignatureSpec kFunction_rand_sigs[] = {
+    {kFunction_rand_0, 5, "(tuple of ints size, *, wick.dtype dtype=None, wick.device device=None, wick.Generator generator=None, bool requires_grad=False)"},
+};
+
+PyObject* Function_rand(PyObject* /*module*/, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  static const ArgParser parser("rand", kFunction_rand_sigs, 1);
+  return guarded("rand", [&]() -> PyObject* {
+    ParsedArgs r;
+    switch (parser.parse(args, nargs, kwnames, r)) {
+      case 0: {
+        DimVector a0 = r.intlist(0);
+        std::optional<DType> a1 = r.dtype_optional(1);
+        std::optional<Device> a2 = r.device_optional(2);
+        GeneratorArg a3 = r.generator(3);
+        const bool requires_grad = r.tobool(4);
+        Tensor result;
+        { NoGil nogil(true, {}); result = nogil.restore(wick::autograd::ops::rand(a0, a1, a2, a3)); }
+        if (requires_grad) autograd::set_requires_grad(result, true);
+        return wrap(std::move(result));
+      }
+      default:
+        return nullptr;
+    }
+  });
+}
+
 constexpr ParamSpec kFunction_relu_mod_0[] = {
     {"self", ArgKind::Tensor, false, false, DefaultKind::Required, 0},
     {"other", ArgKind::Tensor, false, false, DefaultKind::Required, 0},

@@ -25,6 +25,7 @@ PyObject* Function_div(PyObject* self, PyObject* const* args, Py_ssize_t nargs, 
 PyObject* Function_fill_(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames);
 PyObject* Function_lt(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames);
 PyObject* Function_mm(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames);
+PyObject* Function_rand(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames);
 PyObject* Function_relu_mod(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames);
 PyObject* Function_sort(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames);
 PyObject* Function_split(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames);
@@ -69,6 +70,8 @@ PyMethodDef module_functions[] = {
      "lt($module, self, other, *, out=None)\n--\n\nWhether each element of ``self`` is less than ``other``.\n\nSignatures:\n    lt(Tensor self, Tensor other, *, Tensor out=None) -> Tensor"},
     {"mm", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(Function_mm)), METH_FASTCALL | METH_KEYWORDS,
      "mm($module, self, mat2, *, out=None)\n--\n\nThe matrix product of two 2-d tensors.\n\nSignatures:\n    mm(Tensor self, Tensor mat2, *, Tensor out=None) -> Tensor"},
+    {"rand", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(Function_rand)), METH_FASTCALL | METH_KEYWORDS,
+     "rand($module, size, *, dtype=None, device=None, generator=None, requires_grad=False)\n--\n\nUniform random values in [0, 1).\n\nSignatures:\n    rand(tuple of ints size, *, wick.dtype dtype=None, wick.device device=None, wick.Generator generator=None, bool requires_grad=False) -> Tensor"},
     {"relu_mod", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(Function_relu_mod)), METH_FASTCALL | METH_KEYWORDS,
      "relu_mod($module, self, other)\n--\n\nEvery operator the expression translator knows, in one line.\n\nSignatures:\n    relu_mod(Tensor self, Tensor other) -> Tensor"},
     {"sort", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(Function_sort)), METH_FASTCALL | METH_KEYWORDS,

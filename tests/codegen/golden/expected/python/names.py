@@ -10,6 +10,7 @@ FUNCTIONS = (
     "fill_",
     "lt",
     "mm",
+    "rand",
     "relu_mod",
     "sort",
     "split",

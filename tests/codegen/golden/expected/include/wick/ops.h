@@ -12,6 +12,7 @@
 #include "wick/ops/index_put_.h"
 #include "wick/ops/lt.h"
 #include "wick/ops/mm.h"
+#include "wick/ops/rand.h"
 #include "wick/ops/relu_mod.h"
 #include "wick/ops/sort.h"
 #include "wick/ops/split.h"

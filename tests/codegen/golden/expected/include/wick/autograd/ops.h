@@ -14,6 +14,7 @@ namespace ops {
 using ::wick::div;
 using ::wick::div_trunc;
 using ::wick::lt;
+using ::wick::rand;
 using ::wick::relu_mod;
 
 // cat(Tensor[] tensors, int dim=0) -> Tensor
