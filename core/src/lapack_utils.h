@@ -2,6 +2,7 @@
 // layout LAPACK wants, and a loop over the matrices of a batch. See Note [Row-major matrices in LAPACK].
 #pragma once
 
+#include <climits>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -61,7 +62,10 @@ inline void check_lapack_arguments(const char* routine, int info) {
 // The size of the workspace a routine asks for in its query (lwork = -1), which it writes as a float into work[0].
 template <typename T>
 int workspace_size(T answer) {
-  return int(answer) + 1;  // rounded up: a float may round the count down
+  // Rounded up: a float may round the count down. LAPACK counts in int, which a huge matrix's workspace passes.
+  WICK_CHECK_KIND(OutOfMemoryError, double(answer) < double(INT_MAX), "LAPACK asks for a workspace of ", answer,
+                  " elements, more than it can address");
+  return int(answer) + 1;
 }
 
 }  // namespace wick::detail
