@@ -277,16 +277,37 @@ PyObject* call_dlpack(PyObject* obj) {
 }
 
 PyObject* from_dlpack(PyObject* /*module*/, PyObject* obj) {
-  return guarded("from_dlpack", [&]() -> PyObject* {
-    PyObject* capsule = PyCapsule_CheckExact(obj) ? Py_NewRef(obj) : call_dlpack(obj);
-    std::unique_ptr<PyObject, void (*)(PyObject*)> owned(capsule, [](PyObject* o) { Py_DECREF(o); });
-    WICK_CHECK_TYPE(PyCapsule_CheckExact(capsule), "__dlpack__() returned ", Py_TYPE(capsule)->tp_name,
-                    ", not a DLPack capsule");
-    return wrap(import_capsule(capsule));
-  });
+  return guarded("from_dlpack", [&]() -> PyObject* { return wrap(tensor_from_dlpack(obj)); });
 }
 
 }  // namespace
+
+std::optional<Tensor> tensor_from_foreign(PyObject* obj) {
+  if (is_tensor(obj) || PyList_Check(obj) || PyTuple_Check(obj)) return std::nullopt;  // what tensor() meets most
+  if (PyObject_HasAttrString(obj, "__dlpack__") != 1) return std::nullopt;
+  try {
+    return tensor_from_dlpack(obj);
+  } catch (const python_error&) {
+    PyErr_Clear();
+  }
+  // Its NumPy view, where it has one (PyTorch's bool tensors): an ndarray over the same memory.
+  PyObject* array = PyObject_CallMethod(obj, "__array__", nullptr);
+  if (!array) {
+    PyErr_Clear();
+    return std::nullopt;
+  }
+  std::unique_ptr<PyObject, void (*)(PyObject*)> owned(array, [](PyObject* o) { Py_DECREF(o); });
+  if (!is_ndarray(array)) return std::nullopt;
+  return tensor_from_numpy(array);
+}
+
+Tensor tensor_from_dlpack(PyObject* obj) {
+  PyObject* capsule = PyCapsule_CheckExact(obj) ? Py_NewRef(obj) : call_dlpack(obj);
+  std::unique_ptr<PyObject, void (*)(PyObject*)> owned(capsule, [](PyObject* o) { Py_DECREF(o); });
+  WICK_CHECK_TYPE(PyCapsule_CheckExact(capsule), "__dlpack__() returned ", Py_TYPE(capsule)->tp_name,
+                  ", not a DLPack capsule");
+  return import_capsule(capsule);
+}
 
 PyMethodDef dlpack_functions[] = {
     {"from_dlpack", from_dlpack, METH_O,

@@ -22,6 +22,12 @@ bool is_ndarray(PyObject* obj);
 std::optional<DType> numpy_scalar_dtype(PyObject* obj);
 // A CPU tensor over an ndarray's memory, which it keeps alive (buffer.cpp; Note [from_numpy lifetime]).
 Tensor tensor_from_numpy(PyObject* array);
+// A tensor over the memory of an object with __dlpack__() (a PyTorch tensor...) or of a DLPack capsule (dlpack.cpp).
+Tensor tensor_from_dlpack(PyObject* obj);
+// The memory of another library's tensor (not a wick tensor, with __dlpack__()) as a tensor, through DLPack, or
+// through __array__() where its __dlpack__() refuses (PyTorch exports no bool); nullopt for anything else, and
+// where both refuse (a PyTorch tensor that requires grad): the caller then reads it as a sequence.
+std::optional<Tensor> tensor_from_foreign(PyObject* obj);
 
 // Module functions for wick._C: from_numpy (buffer.cpp); from_dlpack and _to_dlpack (dlpack.cpp);
 // _storage_bytes and _tensor_over_bytes (storage_bytes.cpp).

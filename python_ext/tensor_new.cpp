@@ -222,6 +222,9 @@ Tensor tensor_from_sequence(PyObject* data, std::optional<DType> dtype) {
     const Tensor t = tensor_from_numpy(copy.get());
     return to(t, dtype.value_or(t.dtype()));
   }
+  if (const std::optional<Tensor> t = tensor_from_foreign(data)) {  // PyTorch's: a copy in its dtype, all at once
+    return to(*t, dtype.value_or(t->dtype()), false, true);
+  }
   const NestedData nested(data);  // See Note [Reading nested data]
   const DType d = dtype.value_or(nested.natural_dtype());
   Tensor result = empty(nested.shape(), d, kCPU);
@@ -289,6 +292,9 @@ Tensor as_tensor(PyObject* data, std::optional<DType> dtype, std::optional<Devic
     return to(t, device.value_or(t.device()), dtype);
   }
   if (is_ndarray(data)) return to(tensor_from_numpy(data), device.value_or(kCPU), dtype);
+  if (const std::optional<Tensor> t = tensor_from_foreign(data)) {  // shares the memory, as for an ndarray
+    return to(*t, device.value_or(t->device()), dtype);
+  }
   return tensor_from_data(data, dtype, device);
 }
 

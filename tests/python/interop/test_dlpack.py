@@ -418,3 +418,20 @@ def test_cuda_round_trip_with_torch():
     assert back.is_cuda and back.cpu().tolist() == [1, 1, 1]
     copied = wick.from_dlpack(x.__dlpack__(max_version=(1, 0), dl_device=(1, 0)))
     assert not copied.is_cuda and copied.tolist() == [0, 1, 2, 3, 4, 5]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int16", "uint8", "bool", "float16", "bfloat16"])
+def test_tensor_and_as_tensor_read_pytorch_tensors_through_dlpack(dtype):
+    """wick.tensor(t) copies a PyTorch tensor in its dtype (not element by element), wick.as_tensor shares it."""
+    torch = pytest.importorskip("torch")
+    source = (torch.arange(12) % 3).to(getattr(torch, dtype)).reshape(3, 4)
+    for t in (source, source.t(), source[:, 1:3]):
+        copied = wick.tensor(t)
+        assert copied.dtype == getattr(wick, dtype) and copied.shape == tuple(t.shape)
+        assert copied.float().tolist() == t.float().tolist()
+        assert wick.tensor(t, dtype=wick.float64).tolist() == t.double().tolist()
+    shared = wick.as_tensor(source)
+    copied = wick.tensor(source)
+    shared[0, 0] = 1
+    assert source[0, 0].item() == 1 and copied[0, 0].item() == 0
+    assert wick.as_tensor(source, dtype=wick.float64).dtype == wick.float64
