@@ -165,6 +165,10 @@ std::tuple<Tensor, Tensor, Tensor> _linalg_svd(const Tensor& A, bool full_matric
       T* vtb = compute_uv ? u.data<T>() + b * m * vt_rows : &unused;
       Lapack<T>::gesdd(jobz, &mi, &ni, a.data<T>() + b * m * n, &lda, s.data<T>() + b * k, ub, &ldu, vtb, &ldvt,
                        work.data(), &lwork, iwork.data(), &info, 1);
+      if (info == -4) {  // gesdd refuses a matrix holding NaN as a bad argument 4, the matrix itself
+        detail::throw_for_matrix(A, b, "The algorithm failed to converge because the input matrix contained "
+                                       "non-finite values.");
+      }
       detail::check_lapack_arguments("gesdd", info);
       if (info > 0) {
         detail::throw_for_matrix(A, b, detail::str_cat(

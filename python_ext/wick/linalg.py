@@ -481,6 +481,17 @@ def eigvalsh(A, UPLO="L"):
     return _C._linalg_eigh(A, UPLO, False)[0]
 
 
+def _svd(function, A, full_matrices, compute_uv):
+    """The (U, S, Vh) of _linalg_svd, with its failure on a matrix holding NaN as PyTorch's LinAlgError."""
+    try:
+        return _C._linalg_svd(A, full_matrices, compute_uv)
+    except RuntimeError as e:
+        message = str(e)
+        if "failed to converge" not in message:
+            raise
+        raise LinAlgError(f"{function}: {message.split('(): ', 1)[-1]}") from None
+
+
 def svd(A, full_matrices=True):
     """svd(A, full_matrices=True) -> (Tensor U, Tensor S, Tensor Vh)
 
@@ -490,7 +501,7 @@ def svd(A, full_matrices=True):
     A = _tensor("linalg_svd", "A", 1, A)
     full_matrices = _bool("linalg_svd", "full_matrices", None, full_matrices)
     _check_lapack("linalg.svd", A, square=False)
-    return _svd_result(*_C._linalg_svd(A, full_matrices, True))
+    return _svd_result(*_svd("linalg.svd", A, full_matrices, True))
 
 
 def svdvals(A):
@@ -500,7 +511,7 @@ def svdvals(A):
     """
     A = _tensor("linalg_svdvals", "A", 1, A)
     _check_lapack("linalg.svd", A, square=False)
-    return _C._linalg_svd(A, False, False)[1]
+    return _svd("linalg.svd", A, False, False)[1]
 
 
 def _eps(dtype):
@@ -528,7 +539,7 @@ def pinv(A, *, atol=None, rtol=None, hermitian=False):
         tol = (magnitude.amax(-1, True) * rtol).clamp_min(atol)
         inverse = _C.where(magnitude > tol, values.reciprocal(), _C.zeros_like(values))
         return (vectors * inverse.unsqueeze(-2)).matmul(vectors.transpose(-2, -1))
-    U, S, Vh = _C._linalg_svd(A, False, True)
+    U, S, Vh = _svd("linalg.pinv", A, False, True)
     tol = (S.narrow(-1, 0, 1) * rtol).clamp_min(atol)
     inverse = _C.where(S > tol, S.reciprocal(), _C.zeros_like(S))
     return (Vh.transpose(-2, -1) * inverse.unsqueeze(-2)).matmul(U.transpose(-2, -1))
@@ -546,7 +557,7 @@ def matrix_rank(A, *, atol=None, rtol=None, hermitian=False):
     rtol = _eps(A.dtype) * max(A.shape[-2], A.shape[-1]) if rtol is None and (atol is None or atol == 0) else rtol
     atol = 0.0 if atol is None else float(atol)
     rtol = 0.0 if rtol is None else float(rtol)
-    s = _C._linalg_eigh(A, "L", False)[0].abs() if hermitian else _C._linalg_svd(A, False, False)[1]
+    s = _C._linalg_eigh(A, "L", False)[0].abs() if hermitian else _svd("linalg.matrix_rank", A, False, False)[1]
     if s.shape[-1] == 0:
         return _C.zeros(list(s.shape[:-1]), dtype=_C.int64)
     tol = (s.amax(-1, True) * rtol).clamp_min(atol)
@@ -582,7 +593,7 @@ def lstsq(A, B, rcond=None, *, driver=None):
         raise RuntimeError("torch.linalg.lstsq: input.size(-2) should match other.size(-2)")
     m, n = A.shape[-2], A.shape[-1]
     rcond = _eps(A.dtype) * max(m, n) if rcond is None else float(rcond)
-    U, S, Vh = _C._linalg_svd(A, False, True)
+    U, S, Vh = _svd("torch.linalg.lstsq", A, False, True)
     if S.shape[-1]:
         keep = S > S.narrow(-1, 0, 1) * rcond
         inverse = _C.where(keep, S.reciprocal(), _C.zeros_like(S))

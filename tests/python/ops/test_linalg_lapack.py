@@ -365,3 +365,18 @@ def test_named_results():
     assert wick.slogdet(wt(conditioned((2, 2)))).logabsdet is not None
     assert set(wick.linalg.eigh(wt(spd((2, 2))))._fields) == {"eigenvalues", "eigenvectors"}
     assert wick.linalg.svd(wt(spd((2, 2))))._fields == ("U", "S", "Vh")
+
+
+@pytest.mark.parametrize("name", ["svd", "svdvals", "pinv", "matrix_rank"])
+def test_a_matrix_holding_nan_fails_to_converge_as_pytorch(name):
+    """LAPACK's gesdd refuses NaN as a bad argument: PyTorch's LinAlgError, naming the matrix of the batch."""
+    data = [[[1.0, 2.0], [3.0, 4.0]], [[float("nan"), 1.0], [1.0, 2.0]]]
+    with pytest.raises(torch.linalg.LinAlgError):
+        getattr(torch.linalg, name)(torch.tensor(data))
+    with pytest.raises(wick.linalg.LinAlgError, match="Batch element 1"):
+        getattr(wick.linalg, name)(wick.tensor(data))
+    inf = wick.tensor([[float("inf"), 1.0], [1.0, 2.0]])
+    try:
+        getattr(wick.linalg, name)(inf)  # LAPACK may compute NaNs or refuse: either, never a crash
+    except RuntimeError:
+        pass
