@@ -70,6 +70,11 @@ void TensorImpl::refresh() {
   int64_t lo = offset_, hi = offset_;
   bool overflow = false;
   for (size_t i = 0; i < sizes_.size(); ++i) {
+    // Code that walks a tensor takes every stride in bytes, even along a dim of one element, where the
+    // stride reaches nothing (set_, empty_strided): each must fit in int64 (Note [Checked size arithmetic]).
+    int64_t bytes;
+    WICK_CHECK(!__builtin_mul_overflow(strides_[i], wick::itemsize(dtype_), &bytes), "a stride of ", strides_[i],
+               " elements of ", wick::itemsize(dtype_), " bytes is more bytes than an int64 holds");
     int64_t reach;
     overflow = __builtin_mul_overflow(sizes_[i] - 1, strides_[i], &reach) || overflow;
     overflow = __builtin_add_overflow(reach < 0 ? lo : hi, reach, reach < 0 ? &lo : &hi) || overflow;

@@ -262,8 +262,10 @@ Tensor unfold(const Tensor& self, int64_t dimension, int64_t size, int64_t step)
   const int64_t stride = self.dim() == 0 ? 1 : strides[size_t(d)];
   if (self.dim() > 0) {
     sizes[size_t(d)] = (length - size) / step + 1;
-    // Two windows or more lie within the tensor's extent, so step * stride overflows only for one.
-    strides[size_t(d)] = mul_checked(step, stride).value_or(stride);
+    // Two windows or more lie within the tensor's extent, so step * stride (in bytes too) overflows only for
+    // one, whose stride serves no element: the element stride then keeps byte strides in range.
+    const std::optional<int64_t> window_stride = mul_checked(step, stride);
+    strides[size_t(d)] = window_stride && mul_checked(*window_stride, self.itemsize()) ? *window_stride : stride;
   }
   sizes.push_back(size);
   strides.push_back(stride);

@@ -135,3 +135,18 @@ def test_resize_refusals():
         wick.ones(2).resize_(2 ** 40, 2 ** 40)
     with pytest.raises(TypeError):
         wick.ones(2).resize_("a")
+
+
+@pytest.mark.parametrize("step", [2 ** 60, 2 ** 62, 2 ** 63 - 1])
+def test_unfold_with_one_window_keeps_byte_strides_in_range(step):
+    """A window stride step * stride is taken only where it fits in bytes: one window reaches no second."""
+    for dtype in (wick.float64, wick.int8):
+        w = wick.arange(7).to(dtype).unfold(0, 2, step)
+        assert w.shape == (1, 2) and w.tolist() == [[0, 1]] and w.numpy().tolist() == [[0, 1]]
+        assert all(abs(s) * w.itemsize < 2 ** 63 for s in w.stride())
+
+
+def test_a_stride_past_int64_bytes_is_refused():
+    with pytest.raises(RuntimeError, match="more bytes than an int64 holds"):
+        wick.empty_strided((1,), (2 ** 62,))
+    assert wick.empty_strided((1,), (2 ** 60,), dtype=wick.int8).stride() == (2 ** 60,)
