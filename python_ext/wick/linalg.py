@@ -519,6 +519,13 @@ def _eps(dtype):
     return 2.0 ** -23 if dtype == _C.float32 else 2.0 ** -52
 
 
+def _tolerances(A, atol, rtol):
+    """(atol, rtol) of pinv and matrix_rank as floats: rtol defaults to eps * max(m, n) when atol is None or 0."""
+    if rtol is None and (atol is None or atol == 0):
+        rtol = _eps(A.dtype) * max(A.shape[-2], A.shape[-1])
+    return 0.0 if atol is None else float(atol), 0.0 if rtol is None else float(rtol)
+
+
 def pinv(A, *, atol=None, rtol=None, hermitian=False):
     """pinv(A, *, atol=None, rtol=None, hermitian=False) -> Tensor
 
@@ -528,9 +535,7 @@ def pinv(A, *, atol=None, rtol=None, hermitian=False):
     A = _tensor("linalg_pinv", "A", 1, A)
     hermitian = _bool("linalg_pinv", "hermitian", None, hermitian)
     _check_lapack("linalg.pinv", A, square=hermitian)
-    rtol = _eps(A.dtype) * max(A.shape[-2], A.shape[-1]) if rtol is None and (atol is None or atol == 0) else rtol
-    atol = 0.0 if atol is None else float(atol)
-    rtol = 0.0 if rtol is None else float(rtol)
+    atol, rtol = _tolerances(A, atol, rtol)
     if A.numel() == 0:
         return _C.zeros([*A.shape[:-2], A.shape[-1], A.shape[-2]], dtype=A.dtype)
     if hermitian:
@@ -554,9 +559,7 @@ def matrix_rank(A, *, atol=None, rtol=None, hermitian=False):
     A = _tensor("linalg_matrix_rank", "A", 1, A)
     hermitian = _bool("linalg_matrix_rank", "hermitian", None, hermitian)
     _check_lapack("linalg.matrix_rank", A, square=hermitian)
-    rtol = _eps(A.dtype) * max(A.shape[-2], A.shape[-1]) if rtol is None and (atol is None or atol == 0) else rtol
-    atol = 0.0 if atol is None else float(atol)
-    rtol = 0.0 if rtol is None else float(rtol)
+    atol, rtol = _tolerances(A, atol, rtol)
     s = _C._linalg_eigh(A, "L", False)[0].abs() if hermitian else _svd("linalg.matrix_rank", A, False, False)[1]
     if s.shape[-1] == 0:
         return _C.zeros(list(s.shape[:-1]), dtype=_C.int64)
