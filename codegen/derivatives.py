@@ -106,6 +106,7 @@ HELPERS: Dict[str, Helper] = {
     "matmul_backward_other": Helper("ttt", Returns.tensor),  # (grad, self, other)
     "cumsum_backward": Helper("tt", Returns.tensor),  # (grad, dim)
     "cumprod_backward": Helper("tttt", Returns.tensor),  # (grad, self, dim, result)
+    "logit_backward": Helper("ttt", Returns.tensor),  # (grad, self, eps)
     "masked_grad": Helper("tt", Returns.tensor),  # (grad, mask)
     "sort_backward": Helper("tmtt", Returns.tensor),  # (grad, self, dim, indices)
     "softmax_backward": Helper("ttt", Returns.tensor),  # (grad, result, dim)

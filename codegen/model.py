@@ -49,6 +49,13 @@ class Form(Named):
     impl = "impl"
 
 
+class OutDtype(Named):
+    """What dtype the out= of a structured op may have (Note [Structured ops] in wick/structured.h)."""
+
+    same = "same"  # the result's
+    cast = "cast"  # any the result casts to, as PyTorch's reductions; a dtype= left None is out's
+
+
 class Promotion(Named):
     common = "common"  # the result type of the operands, as PyTorch's
     int_to_float = "int_to_float"  # ... and integer or bool inputs compute in the default float dtype
@@ -126,6 +133,7 @@ class Cpp:
     # Written as detail::<function>_meta and _impl, from which the generator derives every form
     # (Note [Structured ops] in wick/structured.h): an op with in-place or out= forms.
     structured: bool = False
+    out_dtype: OutDtype = OutDtype.same
 
 
 @dataclass(frozen=True)

@@ -15,17 +15,20 @@ from codegen import derivatives, expressions
 from codegen import names as naming
 from codegen import testplan, yaml_loader
 from codegen.errors import DeclarationError, Location, did_you_mean, shown
-from codegen.model import (Api, Backend, Cpp, Declaration, Example, Impl, Output, Pointwise, Promotion, PythonGlue,
-                           Variant)
+from codegen.model import (Api, Backend, Cpp, Declaration, Example, Impl, OutDtype, Output, Pointwise, Promotion,
+                           PythonGlue, Variant)
 from codegen.schema import DTYPES, BaseTy, DType, ErrorAt, Named, Signature, base_of, is_tensor
 from codegen.validate import validate
 from codegen.yaml_loader import Node, NodeList
 
 KNOWN_KEYS = ("name", "signatures", "variants", "inplace", "out", "pointwise", "cpp", "python",
               "promote", "output", "check", "dtypes", "doc", "numpy", "domain", "releases_gil", "samples",
-              "structured", "examples", "derivatives", "not_differentiable", "differentiable", "aliases")
+              "structured", "out_dtype", "examples", "derivatives", "not_differentiable", "differentiable", "aliases")
 IMPL_KEYS = ("pointwise", "cpp", "python")
 POINTWISE_KEYS = ("promote", "output", "check")
+# The parameters a pointwise kernel takes as constants, in its compute type; a float? left None
+# reaches it as NaN (Note [Optional constants] in wick/pointwise.h).
+CONSTANT_TYPES = ("Scalar", "int", "float?")
 MAX_OPERANDS = 5  # TensorIter::kMaxOperands less the output (the ops units static_assert it)
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
@@ -328,7 +331,10 @@ def _read_impl(r: Reader, sigs: Tuple[Signature, ...], locs: Tuple[Location, ...
         structured = r.flag("structured")
         if structured and (kind != "cpp" or not (inplace or out)):
             raise r.at_key("structured")("'structured: true' is for a 'cpp:' op with in-place or out= forms")
-        impl = Cpp(function, structured) if kind == "cpp" else PythonGlue(function)
+        out_dtype = r.choice("out_dtype", OutDtype)
+        impl = Cpp(function, structured, out_dtype) if kind == "cpp" else PythonGlue(function)
+    if r.has("out_dtype") and not (isinstance(impl, Cpp) and impl.structured and out):
+        raise r.at_key("out_dtype")("'out_dtype' is for a structured op with 'out: true'")
     _check_op_name(r, variants, inplace_variants, impl, sigs)
     if isinstance(impl, PythonGlue):
         if not variants:
@@ -351,8 +357,9 @@ def _read_pointwise(r: Reader, sigs: Tuple[Signature, ...], locs: Tuple[Location
         if not sig.returns_only("Tensor", "Tensor(a!)"):
             raise r.at(loc)("a pointwise op returns Tensor")
         for p in sig.params:
-            if str(p.type) not in ("Tensor", "Scalar", "int"):
-                raise r.at(loc)(f"a pointwise op takes Tensor, Scalar and int parameters, not '{p.type} {p.name}'")
+            if str(p.type) not in ("Tensor", *CONSTANT_TYPES):
+                raise r.at(loc)(f"a pointwise op takes Tensor, Scalar, int and float? parameters, "
+                                f"not '{p.type} {p.name}'")
             if p.name in expressions.EXPRESSION_CALLS:
                 raise r.at(loc)(f"'{p.name}' cannot name a parameter of a pointwise op: its kernel calls "
                                 f"the function {p.name}() of wick/math.h", "rename the parameter")
@@ -369,7 +376,7 @@ def _read_pointwise(r: Reader, sigs: Tuple[Signature, ...], locs: Tuple[Location
                                 "list the all-Tensor signature first; later ones may take Scalars for operands")
     if first.mutates_self and re.search(r"\bself\b", expr):
         operands = ("self",) + operands
-    constants = tuple(p.name for p in first.params if str(p.type) in ("Scalar", "int"))  # Scalars in C++
+    constants = tuple(p.name for p in first.params if str(p.type) in CONSTANT_TYPES)  # Scalars in C++
     if len(operands) > MAX_OPERANDS:
         raise r.at_value("signatures")(f"a pointwise op takes at most {MAX_OPERANDS} tensors")
     expressions.check(expr, set(operands) | set(constants), r.at_value("pointwise"),

@@ -7,9 +7,9 @@ from typing import Dict, List
 from codegen.api import cpp
 from codegen.dest import kernels
 from codegen.dest.common import CPP_TYPE, Layout, render
-from codegen.model import Backend, Declaration, Form, Output, Pointwise, Promotion, PythonGlue
+from codegen.model import Backend, Cpp, Declaration, Form, OutDtype, Output, Pointwise, Promotion, PythonGlue
 from codegen.reader import MAX_OPERANDS
-from codegen.schema import DTYPES, BaseTy, Signature, base_of, is_list
+from codegen.schema import DTYPES, BaseTy, BaseType, OptionalType, Signature, base_of, is_list, is_optional
 
 
 def _pointwise_body(fn: cpp.CppFunction) -> str:
@@ -18,7 +18,8 @@ def _pointwise_body(fn: cpp.CppFunction) -> str:
     assert isinstance(impl, Pointwise)
     # A Scalar operand (the `other` of x + 2) is an Operand of its own: a wrapped
     # number to promotion (Note [Wrapped numbers]), a value on the stack to the kernel.
-    operands = f"{{{', '.join(impl.operands)}}}, {{{', '.join(impl.constants)}}}"
+    constants = [f"detail::nan_if_none({c})" if _is_optional(fn.sig, c) else c for c in impl.constants]
+    operands = f"{{{', '.join(impl.operands)}}}, {{{', '.join(constants)}}}"
     if fn.form == Form.functional:
         return f"return detail::pointwise({decl.name}_pointwise, {operands});"
     target, mode = ("self", "InPlace") if fn.form == Form.inplace else ("out", "Out")
@@ -27,10 +28,20 @@ def _pointwise_body(fn: cpp.CppFunction) -> str:
 
 def _structured_body(fn: cpp.CppFunction) -> str:
     """A form of a structured op, from its meta and impl (Note [Structured ops] in wick/structured.h)."""
-    base = fn.decl.cpp_name
-    args = ", ".join(p.name for p in fn.sig.params)
+    base, impl = fn.decl.cpp_name, fn.decl.impl
+    assert isinstance(impl, Cpp)
     fields = [str(f.name) for f in fn.sig.fields] or ["out"]
-    lines = [f"const auto spec = detail::{base}_meta({args});"]
+    names = [p.name for p in fn.sig.params]
+    lines = []
+    # out_dtype: cast. A dtype= left None is out's, which the result then has; without a dtype=
+    # parameter, out may have any dtype the result casts to.
+    casting = fn.form == Form.out and impl.out_dtype == OutDtype.cast
+    if casting and _takes_dtype(fn.sig):
+        lines.append(f"const std::optional<DType> result_dtype = detail::dtype_or_out(dtype, {fields[0]});")
+        names = ["result_dtype" if n == "dtype" else n for n in names]
+        casting = False
+    args = ", ".join(names)
+    lines.append(f"const auto spec = detail::{base}_meta({args});")
 
     def at(i: int) -> str:  # the spec of field i
         return f"spec[{i}]" if fn.sig.is_tuple else "spec"
@@ -52,12 +63,23 @@ def _structured_body(fn: cpp.CppFunction) -> str:
         lists = [p.name for p in tensors if is_list(p.type)]
         targets = [f"{name}_target" for name in fields]
         for i, (name, target) in enumerate(zip(fields, targets)):
-            lines.append(f'const detail::Output {target}("{fn.decl.name}", {name}, {at(i)}, {inputs}'
-                         + (f", {{{', '.join(lists)}}}" if lists else "") + ");")
+            given = f'"{fn.decl.name}", {name}, {at(i)}, {inputs}' + (f", {{{', '.join(lists)}}}" if lists else "")
+            lines.append(f"const auto {target} = detail::Output::casting({given});" if casting
+                         else f"const detail::Output {target}({given});")
     lines.append(f"detail::{base}_impl({', '.join(t + '.tensor()' for t in targets)}, {args});")
     finished = [f"{t}.finish()" for t in targets]
     lines.append(f"return {{{', '.join(finished)}}};" if fn.sig.is_tuple else f"return {finished[0]};")
     return "\n  ".join(lines)
+
+
+def _takes_dtype(sig: Signature) -> bool:
+    p = sig.param("dtype")
+    return p is not None and p.type == OptionalType(BaseType(BaseTy.ScalarType))
+
+
+def _is_optional(sig: Signature, name: str) -> bool:
+    p = sig.param(name)
+    return p is not None and is_optional(p.type)
 
 
 def _is_list(sig: Signature, name: str) -> bool:

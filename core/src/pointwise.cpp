@@ -23,17 +23,6 @@ std::optional<DType> combine(std::optional<DType> higher, std::optional<DType> l
   return higher;
 }
 
-DType result_type(ArrayRef<Operand> inputs) {
-  std::optional<DType> dimensioned, zero_dim, wrapped;
-  for (const Operand& in : inputs) {
-    DType d = in.scalar ? in.scalar->natural_dtype() : in.tensor->dtype();
-    if (in.scalar && is_floating(d)) d = default_float();
-    std::optional<DType>* slot = in.scalar ? &wrapped : in.tensor->dim() == 0 ? &zero_dim : &dimensioned;
-    *slot = *slot ? promote_types(**slot, d) : d;
-  }
-  return *combine(dimensioned, combine(zero_dim, wrapped));
-}
-
 std::string supported_dtypes(const PointwiseFn* table) {
   std::string names;
   for (int i = 0; i < kNumDTypes; ++i) {
@@ -159,7 +148,7 @@ void run_general(const PointwiseOp& op, const Tensor& given, OutMode mode, Array
   WICK_CHECK_VALUE(mode == OutMode::Functional || given.defined(), "out= is None");
 
   // Dtypes.
-  const DType common = inputs.empty() ? given.dtype() : result_type(inputs);
+  const DType common = inputs.empty() ? given.dtype() : detail::result_type(inputs);
   DType compute = common;
   if (op.promotion == Promotion::IntToFloat && !is_floating(compute)) compute = default_float();
   const DType result_dtype = op.result == ResultDType::Bool ? DType::Bool : compute;
@@ -243,6 +232,17 @@ void run(const PointwiseOp& op, const Tensor& given, OutMode mode, ArrayRef<Oper
 }  // namespace
 
 namespace detail {
+
+DType result_type(ArrayRef<Operand> inputs) {
+  std::optional<DType> dimensioned, zero_dim, wrapped;
+  for (const Operand& in : inputs) {
+    DType d = in.scalar ? in.scalar->natural_dtype() : in.tensor->dtype();
+    if (in.scalar && is_floating(d)) d = default_float();
+    std::optional<DType>* slot = in.scalar ? &wrapped : in.tensor->dim() == 0 ? &zero_dim : &dimensioned;
+    *slot = *slot ? promote_types(**slot, d) : d;
+  }
+  return *combine(dimensioned, combine(zero_dim, wrapped));
+}
 
 Tensor pointwise(const PointwiseOp& op, ArrayRef<Operand> inputs, ArrayRef<Scalar> scalars) {
   Tensor fresh;

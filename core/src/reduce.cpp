@@ -63,56 +63,93 @@ namespace {
 
 // sum and prod. With dtype= the input is cast first, as PyTorch does; without
 // it, integers and bool give int64, their accumulator.
+detail::OutputSpec accumulated(const Tensor& self, IntArrayRef dims, bool keepdim, std::optional<DType> dtype) {
+  return reduced(plan(self, dims, keepdim), detail::integer_upcast(self.dtype(), dtype));
+}
+
 template <typename Op>
-Tensor accumulate(const Tensor& self, IntArrayRef dims, bool keepdim,
-                  std::optional<DType> dtype, int identity, Op combine) {
+void accumulate(const Tensor& out, const Tensor& self, IntArrayRef dims, bool keepdim, std::optional<DType> dtype,
+                int identity, Op combine) {
   const Tensor src = dtype ? to(self, *dtype) : self;
   const bool upcast = detail::integer_upcast(src.dtype(), dtype) != src.dtype();
   const Reduction r = plan(src, dims, keepdim);
-  return dispatch(src.dtype(), [&](auto tag) {
+  dispatch(src.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (std::is_integral_v<T>) {
-      if (upcast) return reduce_into_new<T>(src, r, IntFold<T, Op, decltype(unchanged)>{identity, combine, unchanged});
+      if (upcast) return reduce_into<T>(out, src, r, IntFold<T, Op, decltype(unchanged)>{identity, combine, unchanged});
       const auto narrow = [](int64_t a) { return cast<T>(a); };
-      return reduce_into_new<T>(src, r, IntFold<T, Op, decltype(narrow)>{identity, combine, narrow});
+      reduce_into<T>(out, src, r, IntFold<T, Op, decltype(narrow)>{identity, combine, narrow});
     } else {
-      return reduce_into_new<T>(src, r, float_fold<T>(nullptr, identity, combine, unchanged,
-                                                     [](double a, double) { return cast<T>(a); }));
+      reduce_into<T>(out, src, r, float_fold<T>(nullptr, identity, combine, unchanged,
+                                                [](double a, double) { return cast<T>(a); }));
     }
   });
 }
 
-}  // namespace
-
-Tensor sum(const Tensor& self, OptionalIntArrayRef dim, bool keepdim, std::optional<DType> dtype) {
-  return accumulate(self, dim.value_or(IntArrayRef()), keepdim, dtype, 0, std::plus<>());
-}
-
-Tensor sum(const Tensor& self, std::optional<DType> dtype) { return sum(self, IntArrayRef(), false, dtype); }
-
-Tensor prod(const Tensor& self, int64_t dim, bool keepdim, std::optional<DType> dtype) {
-  return accumulate(self, dim, keepdim, dtype, 1, std::multiplies<>());
-}
-
-Tensor prod(const Tensor& self, std::optional<DType> dtype) {
-  return accumulate(self, {}, false, dtype, 1, std::multiplies<>());
-}
-
-Tensor mean(const Tensor& self, OptionalIntArrayRef dim_or_all, bool keepdim, std::optional<DType> dtype) {
-  const IntArrayRef dim = dim_or_all.value_or(IntArrayRef());  // None: every dim, as an empty list
+// mean's result dtype: dtype= where given, else self's, which must be floating.
+DType mean_dtype(const Tensor& self, std::optional<DType> dtype) {
   const DType out_dtype = dtype.value_or(self.dtype());
   WICK_CHECK_TYPE(is_floating(out_dtype), "could not infer output dtype. Input dtype must be either a "
                   "floating point or complex dtype. Got: ", dtype_type_name(out_dtype));
-  const Tensor src = to(self, out_dtype);
-  const Reduction r = plan(src, dim, keepdim);
+  return out_dtype;
+}
+
+}  // namespace
+
+namespace detail {
+
+OutputSpec sum_meta(const Tensor& self, OptionalIntArrayRef dim, bool keepdim, std::optional<DType> dtype) {
+  return accumulated(self, dim.value_or(IntArrayRef()), keepdim, dtype);
+}
+
+void sum_impl(const Tensor& out, const Tensor& self, OptionalIntArrayRef dim, bool keepdim,
+              std::optional<DType> dtype) {
+  accumulate(out, self, dim.value_or(IntArrayRef()), keepdim, dtype, 0, std::plus<>());
+}
+
+OutputSpec sum_meta(const Tensor& self, std::optional<DType> dtype) { return accumulated(self, {}, false, dtype); }
+
+void sum_impl(const Tensor& out, const Tensor& self, std::optional<DType> dtype) {
+  accumulate(out, self, {}, false, dtype, 0, std::plus<>());
+}
+
+OutputSpec prod_meta(const Tensor& self, int64_t dim, bool keepdim, std::optional<DType> dtype) {
+  return accumulated(self, dim, keepdim, dtype);
+}
+
+void prod_impl(const Tensor& out, const Tensor& self, int64_t dim, bool keepdim, std::optional<DType> dtype) {
+  accumulate(out, self, dim, keepdim, dtype, 1, std::multiplies<>());
+}
+
+OutputSpec prod_meta(const Tensor& self, std::optional<DType> dtype) { return accumulated(self, {}, false, dtype); }
+
+void prod_impl(const Tensor& out, const Tensor& self, std::optional<DType> dtype) {
+  accumulate(out, self, {}, false, dtype, 1, std::multiplies<>());
+}
+
+OutputSpec mean_meta(const Tensor& self, OptionalIntArrayRef dim, bool keepdim, std::optional<DType> dtype) {
+  return reduced(plan(self, dim.value_or(IntArrayRef()), keepdim), mean_dtype(self, dtype));
+}
+
+void mean_impl(const Tensor& out, const Tensor& self, OptionalIntArrayRef dim, bool keepdim,
+               std::optional<DType> dtype) {
+  const Tensor src = to(self, mean_dtype(self, dtype));
+  const Reduction r = plan(src, dim.value_or(IntArrayRef()), keepdim);  // None: every dim, as an empty list
   const double n = double(r.group_size);  // an empty group gives 0/0 = NaN, as in PyTorch and NumPy
-  return dispatch_floating(out_dtype, [&](auto tag) {
+  dispatch_floating(src.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    return reduce_into_new<T>(src, r, float_fold<T>(nullptr, 0.0, std::plus<>(), unchanged,
-                                                    [n](double a, double) { return cast<T>(a / n); }));
+    reduce_into<T>(out, src, r, float_fold<T>(nullptr, 0.0, std::plus<>(), unchanged,
+                                              [n](double a, double) { return cast<T>(a / n); }));
   });
 }
 
-Tensor mean(const Tensor& self, std::optional<DType> dtype) { return mean(self, IntArrayRef(), false, dtype); }
+OutputSpec mean_meta(const Tensor& self, std::optional<DType> dtype) {
+  return mean_meta(self, IntArrayRef(), false, dtype);
+}
 
+void mean_impl(const Tensor& out, const Tensor& self, std::optional<DType> dtype) {
+  mean_impl(out, self, IntArrayRef(), false, dtype);
+}
+
+}  // namespace detail
 }  // namespace wick

@@ -7,41 +7,60 @@
 #include "wick/ops/any.h"
 #include "wick/ops/argmax.h"
 #include "wick/ops/argmin.h"
-#include "wick/ops/empty.h"
 #include "wick/ops/max.h"
 #include "wick/ops/maximum.h"
 #include "wick/ops/min.h"
 #include "wick/ops/minimum.h"
-#include "wick/ops/to.h"
+#include "wick/pointwise.h"
 
 namespace wick {
 namespace {
 
+using detail::OutputSpec;
+
 // max, min, amax, amin: the largest (smallest) element of each group, in self's dtype.
-Tensor extreme(const Tensor& self, IntArrayRef dims, bool keepdim, bool largest) {
+OutputSpec extreme_meta(const Tensor& self, IntArrayRef dims, bool keepdim) {
   check_nonempty_groups(self, dims);
+  return reduced(plan(self, dims, keepdim), self.dtype());
+}
+
+void extreme(const Tensor& out, const Tensor& self, IntArrayRef dims, bool keepdim, bool largest) {
   const Reduction r = plan(self, dims, keepdim);
-  return dispatch(self.dtype(), [&](auto tag) {
+  dispatch(self.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     const auto narrow = [](opmath_t<T> best) { return T(best); };
-    if (largest) return reduce_into_new<T>(self, r, extreme_of<T, true>(unchanged, narrow));
-    return reduce_into_new<T>(self, r, extreme_of<T, false>(unchanged, narrow));
+    if (largest) return reduce_into<T>(out, self, r, extreme_of<T, true>(unchanged, narrow));
+    reduce_into<T>(out, self, r, extreme_of<T, false>(unchanged, narrow));
   });
 }
 
 // argmax, argmin: the position of the first largest (smallest) element, NaN counting as the extreme.
-Tensor arg_extreme(const Tensor& self, std::optional<int64_t> dim, bool keepdim, bool largest) {
+// Without a dim the position is a flat index over every dim (Note [Reduction plans]).
+Reduction arg_plan(const Tensor& self, std::optional<int64_t> dim, bool keepdim) {
+  return dim ? plan(self, *dim, keepdim) : plan(self, {}, keepdim);
+}
+
+OutputSpec arg_extreme_meta(const Tensor& self, std::optional<int64_t> dim, bool keepdim) {
   if (dim) {
     check_nonempty_groups(self, *dim);
   } else {
     WICK_CHECK_INDEX(self.numel() != 0, "Expected reduction dim to be specified for input.numel() == 0.");
   }
-  // Without a dim the position is a flat index over every dim (Note [Reduction plans]).
-  const Reduction r = dim ? plan(self, *dim, keepdim) : plan(self, {}, keepdim);
-  return dispatch(self.dtype(), [&](auto tag) {
+  return reduced(arg_plan(self, dim, keepdim), DType::Int64);
+}
+
+void arg_extreme(const Tensor& out, const Tensor& self, std::optional<int64_t> dim, bool keepdim, bool largest) {
+  const Reduction r = arg_plan(self, dim, keepdim);
+  dispatch(self.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    return reduce_into_new<T>(self, r, ArgExtreme<T>{largest});
+    reduce_into<T>(out, self, r, ArgExtreme<T>{largest});
   });
+}
+
+// max(dim), min(dim): the values of argmax and argmin along dim, with their positions.
+std::array<OutputSpec, 2> extreme_along_meta(const Tensor& self, int64_t dim, bool keepdim) {
+  const OutputSpec values = extreme_meta(self, dim, keepdim);
+  return {values, OutputSpec{values.sizes, DType::Int64, values.device}};
 }
 
 // The reducer of max(dim) and min(dim): argmax's (argmin's), finishing with the value and its position.
@@ -49,12 +68,9 @@ template <typename T> struct ArgExtremeWithValue : ArgExtreme<T> {
   typename ArgExtreme<T>::Acc finish(typename ArgExtreme<T>::Acc a) const { return a; }
 };
 
-// max(dim), min(dim): the values of argmax and argmin along dim, with their positions.
-std::tuple<Tensor, Tensor> extreme_along(const Tensor& self, int64_t dim, bool keepdim,
-                                         bool largest) {
-  check_nonempty_groups(self, dim);
+void extreme_along(const Tensor& values, const Tensor& indices, const Tensor& self, int64_t dim, bool keepdim,
+                   bool largest) {
   const Reduction r = plan(self, dim, keepdim);
-  const Tensor values = empty(r.out_shape, self.dtype(), kCPU), indices = empty(r.out_shape, DType::Int64, kCPU);
   dispatch(self.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     std::vector<typename ArgExtreme<T>::Acc> best(size_t(r.groups));
@@ -64,61 +80,115 @@ std::tuple<Tensor, Tensor> extreme_along(const Tensor& self, int64_t dim, bool k
       indices.data<int64_t>()[g] = best[size_t(g)].index;
     }
   });
-  return {values, indices};
 }
 
-// all, any: bool, except that uint8 stays uint8 as in PyTorch 1.13 (a relic of
-// the days before bool tensors).
-Tensor all_any(const Tensor& self, IntArrayRef dims, bool keepdim, bool every) {
+// max(other), min(other): maximum and minimum, whose promotion and broadcasting they share.
+OutputSpec elementwise_meta(const Tensor& self, const Tensor& other) {
+  const Operand operands[] = {self, other};
+  return {broadcast_shapes(self.sizes(), other.sizes()), detail::result_type(operands), self.device()};
+}
+
+// all, any: bool, or uint8 for uint8 (AllAny).
+OutputSpec all_any_meta(const Tensor& self, IntArrayRef dims, bool keepdim) {
+  return reduced(plan(self, dims, keepdim), self.dtype() == DType::UInt8 ? DType::UInt8 : DType::Bool);
+}
+
+void all_any(const Tensor& out, const Tensor& self, IntArrayRef dims, bool keepdim, bool every) {
   const Reduction r = plan(self, dims, keepdim);
-  const Tensor result = dispatch(self.dtype(), [&](auto tag) {
+  dispatch(self.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    if (every) return reduce_into_new<T>(self, r, AllAny<T, true>{});
-    return reduce_into_new<T>(self, r, AllAny<T, false>{});
+    if (every) return reduce_into<T>(out, self, r, AllAny<T, true>{});
+    reduce_into<T>(out, self, r, AllAny<T, false>{});
   });
-  return self.dtype() == DType::UInt8 ? to(result, DType::UInt8) : result;
 }
 
 }  // namespace
 
-Tensor max(const Tensor& self) { return extreme(self, {}, false, true); }
+namespace detail {
 
-Tensor min(const Tensor& self) { return extreme(self, {}, false, false); }
+OutputSpec max_meta(const Tensor& self) { return extreme_meta(self, {}, false); }
 
-std::tuple<Tensor, Tensor> max(const Tensor& self, int64_t dim, bool keepdim) {
-  return extreme_along(self, dim, keepdim, true);
+void max_impl(const Tensor& out, const Tensor& self) { extreme(out, self, {}, false, true); }
+
+OutputSpec min_meta(const Tensor& self) { return extreme_meta(self, {}, false); }
+
+void min_impl(const Tensor& out, const Tensor& self) { extreme(out, self, {}, false, false); }
+
+std::array<OutputSpec, 2> max_meta(const Tensor& self, int64_t dim, bool keepdim) {
+  return extreme_along_meta(self, dim, keepdim);
 }
 
-std::tuple<Tensor, Tensor> min(const Tensor& self, int64_t dim, bool keepdim) {
-  return extreme_along(self, dim, keepdim, false);
+void max_impl(const Tensor& values, const Tensor& indices, const Tensor& self, int64_t dim, bool keepdim) {
+  extreme_along(values, indices, self, dim, keepdim, true);
 }
 
-Tensor max(const Tensor& self, const Tensor& other) { return maximum(self, other); }
-
-Tensor min(const Tensor& self, const Tensor& other) { return minimum(self, other); }
-
-Tensor amax(const Tensor& self, OptionalIntArrayRef dim, bool keepdim) {
-  return extreme(self, dim.value_or(IntArrayRef()), keepdim, true);
+std::array<OutputSpec, 2> min_meta(const Tensor& self, int64_t dim, bool keepdim) {
+  return extreme_along_meta(self, dim, keepdim);
 }
 
-Tensor amin(const Tensor& self, OptionalIntArrayRef dim, bool keepdim) {
-  return extreme(self, dim.value_or(IntArrayRef()), keepdim, false);
+void min_impl(const Tensor& values, const Tensor& indices, const Tensor& self, int64_t dim, bool keepdim) {
+  extreme_along(values, indices, self, dim, keepdim, false);
 }
 
-Tensor argmax(const Tensor& self, std::optional<int64_t> dim, bool keepdim) {
-  return arg_extreme(self, dim, keepdim, true);
+OutputSpec max_meta(const Tensor& self, const Tensor& other) { return elementwise_meta(self, other); }
+
+void max_impl(const Tensor& out, const Tensor& self, const Tensor& other) { maximum_out(out, self, other); }
+
+OutputSpec min_meta(const Tensor& self, const Tensor& other) { return elementwise_meta(self, other); }
+
+void min_impl(const Tensor& out, const Tensor& self, const Tensor& other) { minimum_out(out, self, other); }
+
+OutputSpec amax_meta(const Tensor& self, OptionalIntArrayRef dim, bool keepdim) {
+  return extreme_meta(self, dim.value_or(IntArrayRef()), keepdim);
 }
 
-Tensor argmin(const Tensor& self, std::optional<int64_t> dim, bool keepdim) {
-  return arg_extreme(self, dim, keepdim, false);
+void amax_impl(const Tensor& out, const Tensor& self, OptionalIntArrayRef dim, bool keepdim) {
+  extreme(out, self, dim.value_or(IntArrayRef()), keepdim, true);
 }
 
-Tensor all(const Tensor& self) { return all_any(self, {}, false, true); }
+OutputSpec amin_meta(const Tensor& self, OptionalIntArrayRef dim, bool keepdim) {
+  return extreme_meta(self, dim.value_or(IntArrayRef()), keepdim);
+}
 
-Tensor all(const Tensor& self, int64_t dim, bool keepdim) { return all_any(self, dim, keepdim, true); }
+void amin_impl(const Tensor& out, const Tensor& self, OptionalIntArrayRef dim, bool keepdim) {
+  extreme(out, self, dim.value_or(IntArrayRef()), keepdim, false);
+}
 
-Tensor any(const Tensor& self) { return all_any(self, {}, false, false); }
+OutputSpec argmax_meta(const Tensor& self, std::optional<int64_t> dim, bool keepdim) {
+  return arg_extreme_meta(self, dim, keepdim);
+}
 
-Tensor any(const Tensor& self, int64_t dim, bool keepdim) { return all_any(self, dim, keepdim, false); }
+void argmax_impl(const Tensor& out, const Tensor& self, std::optional<int64_t> dim, bool keepdim) {
+  arg_extreme(out, self, dim, keepdim, true);
+}
 
+OutputSpec argmin_meta(const Tensor& self, std::optional<int64_t> dim, bool keepdim) {
+  return arg_extreme_meta(self, dim, keepdim);
+}
+
+void argmin_impl(const Tensor& out, const Tensor& self, std::optional<int64_t> dim, bool keepdim) {
+  arg_extreme(out, self, dim, keepdim, false);
+}
+
+OutputSpec all_meta(const Tensor& self) { return all_any_meta(self, {}, false); }
+
+void all_impl(const Tensor& out, const Tensor& self) { all_any(out, self, {}, false, true); }
+
+OutputSpec all_meta(const Tensor& self, int64_t dim, bool keepdim) { return all_any_meta(self, dim, keepdim); }
+
+void all_impl(const Tensor& out, const Tensor& self, int64_t dim, bool keepdim) {
+  all_any(out, self, dim, keepdim, true);
+}
+
+OutputSpec any_meta(const Tensor& self) { return all_any_meta(self, {}, false); }
+
+void any_impl(const Tensor& out, const Tensor& self) { all_any(out, self, {}, false, false); }
+
+OutputSpec any_meta(const Tensor& self, int64_t dim, bool keepdim) { return all_any_meta(self, dim, keepdim); }
+
+void any_impl(const Tensor& out, const Tensor& self, int64_t dim, bool keepdim) {
+  all_any(out, self, dim, keepdim, false);
+}
+
+}  // namespace detail
 }  // namespace wick

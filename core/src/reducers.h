@@ -23,6 +23,7 @@
 #include "wick/ops/isnan.h"
 #include "wick/ops/select.h"
 #include "wick/reduce_engine.h"
+#include "wick/structured.h"
 
 namespace wick {
 namespace {
@@ -30,14 +31,17 @@ namespace {
 using detail::plan;
 using detail::Reduction;
 
-// Runs reduce_groups into a new tensor whose dtype is that of the reducer's result.
+// Runs reduce_groups into `out`: the contiguous result a structured reduction's impl is given
+// (Note [Structured ops] in wick/structured.h), whose dtype is that of the reducer's result.
 template <typename T, typename R>
-Tensor reduce_into_new(const Tensor& self, const Reduction& r, const R& reducer) {
+void reduce_into(const Tensor& out, const Tensor& self, const Reduction& r, const R& reducer) {
   using Out = std::decay_t<decltype(reducer.finish(reducer.start(0)))>;
-  Tensor out = empty(r.out_shape, dtype_of<Out>::value, kCPU);
+  WICK_INTERNAL_ASSERT(out.dtype() == dtype_of<Out>::value && out.is_contiguous() && out.numel() == r.groups);
   detail::reduce_groups<T>(self, r, reducer, out.data<Out>());
-  return out;
 }
+
+// What a reduction's meta says of its result: the plan's shape, in `dtype`.
+inline detail::OutputSpec reduced(const Reduction& r, DType dtype) { return {r.out_shape, dtype, kCPU}; }
 
 // Integer (and bool) sums and products, in int64, wrapping around on overflow as
 // in PyTorch (Note [Wrapping integer arithmetic]). Exact modulo 2**64, so in any order.
@@ -194,7 +198,8 @@ struct AllAny {
   Acc start(int64_t) const { return kEvery; }
   Acc fold(Acc a, T x, int64_t) const { return kEvery ? a & cast<bool>(x) : a | cast<bool>(x); }
   Acc combine(Acc a, Acc b) const { return kEvery ? a & b : a | b; }
-  bool finish(Acc a) const { return a; }
+  // bool, except that uint8 stays uint8 as in PyTorch 1.13 (a relic of the days before bool tensors).
+  auto finish(Acc a) const { return std::conditional_t<std::is_same_v<T, uint8_t>, uint8_t, bool>(a); }
   // Contiguous elements in blocks of branch-free loops, which the compiler vectorises; the
   // answer known, the rest is skipped (it cannot change it).
   Acc fold_run(Acc a, const T* x, int64_t n) const {

@@ -10,23 +10,29 @@
 #include "wick/dispatch.h"
 #include "wick/ops/cumprod.h"
 #include "wick/ops/cumsum.h"
-#include "wick/ops/empty.h"
 #include "wick/ops/to.h"
 #include "wick/reduce_engine.h"
 
 namespace wick {
 namespace {
 
+// The result of a scan: self's shape, in sum's result dtype.
+detail::OutputSpec scan_meta(const Tensor& self, int64_t dim, std::optional<DType> dtype) {
+  const DType out_dtype = detail::integer_upcast(self.dtype(), dtype);
+  WICK_CHECK_TYPE(out_dtype != DType::Bool, "not implemented for 'Bool' results");
+  detail::plan(self, dim, true);  // checks dim and the device
+  return {self.sizes().vec(), out_dtype, kCPU};
+}
+
 // Each line of `self` along `dim` becomes its running combination, accumulated
 // in acc_t. As with sum: with dtype= the input is cast first; without it,
 // integers and bool give int64, their accumulator.
 template <typename Combine>
-Tensor scan(const Tensor& self, int64_t dim, std::optional<DType> dtype, int identity,
-            Combine combine) {
+void scan(const Tensor& out, const Tensor& self, int64_t dim, std::optional<DType> dtype, int identity,
+          Combine combine) {
   const Tensor src = dtype ? to(self, *dtype) : self;
-  const DType out_dtype = detail::integer_upcast(src.dtype(), dtype);
-  WICK_CHECK_TYPE(out_dtype != DType::Bool, "not implemented for 'Bool' results");
-  const Tensor out = empty(src.sizes(), out_dtype, kCPU);
+  const DType out_dtype = out.dtype();
+  WICK_INTERNAL_ASSERT(out.sizes() == src.sizes());
   // One plan over the input and one over the result, which has the same shape:
   // group g is the same line in both (Note [Reduction plans]).
   const detail::Reduction in = detail::plan(src, dim, true), res = detail::plan(out, dim, true);
@@ -67,17 +73,27 @@ Tensor scan(const Tensor& self, int64_t dim, std::optional<DType> dtype, int ide
       run(TypeTag<Acc>{});  // int64 for an integer or bool input
     }
   });
-  return out;
 }
 
 }  // namespace
 
-Tensor cumsum(const Tensor& self, int64_t dim, std::optional<DType> dtype) {
-  return scan(self, dim, dtype, 0, std::plus<>());
+namespace detail {
+
+OutputSpec cumsum_meta(const Tensor& self, int64_t dim, std::optional<DType> dtype) {
+  return scan_meta(self, dim, dtype);
 }
 
-Tensor cumprod(const Tensor& self, int64_t dim, std::optional<DType> dtype) {
-  return scan(self, dim, dtype, 1, std::multiplies<>());
+void cumsum_impl(const Tensor& out, const Tensor& self, int64_t dim, std::optional<DType> dtype) {
+  scan(out, self, dim, dtype, 0, std::plus<>());
 }
 
+OutputSpec cumprod_meta(const Tensor& self, int64_t dim, std::optional<DType> dtype) {
+  return scan_meta(self, dim, dtype);
+}
+
+void cumprod_impl(const Tensor& out, const Tensor& self, int64_t dim, std::optional<DType> dtype) {
+  scan(out, self, dim, dtype, 1, std::multiplies<>());
+}
+
+}  // namespace detail
 }  // namespace wick

@@ -11,6 +11,8 @@
 #include "wick/ops/kthvalue.h"
 #include "wick/ops/median.h"
 #include "wick/ops/nanmedian.h"
+#include "wick/ops/empty.h"
+#include "wick/ops/fill_.h"
 #include "wick/ops/reshape.h"
 #include "wick/ops/sort.h"
 #include "wick/ops/topk.h"
@@ -21,7 +23,6 @@ namespace {
 using detail::ByValueThenIndex;
 using detail::Entry;
 using detail::OutputSpec;
-using detail::select_lines;
 using detail::select_lines_into;
 using detail::select_lines_shape;
 
@@ -73,39 +74,51 @@ void select_rank(std::vector<Entry<C>>& line, size_t k) {
   std::swap(line[0], line[k]);
 }
 
-// median and nanmedian along a dim: the lower middle of the numbers of each
-// line; without ignore_nan, the first NaN of a line that has one; with it,
-// the first NaN of a line that has nothing else.
-std::tuple<Tensor, Tensor> median_along(const Tensor& self, int64_t dim, bool keepdim,
-                                        bool ignore_nan) {
-  check_not_bool(self);
-  WICK_CHECK_INDEX(line_length(self, dim) != 0, "Expected reduction dim ", self.wrap_dim(dim),
-                   " to have non-zero size.");
-  return select_lines(self, dim, 1, keepdim, [ignore_nan](auto& line) {
+// median and nanmedian: the lower middle of the numbers of each line; without
+// ignore_nan, the first NaN of a line that has one; with it, the first NaN of a
+// line that has nothing else.
+auto median_pick(bool ignore_nan) {
+  return [ignore_nan](auto& line) {
     using C = value_of<decltype(line)>;
     const size_t nans = size_t(std::count_if(line.begin(), line.end(),
                                              [](const Entry<C>& e) { return detail::is_nan_value(e.value); }));
     const size_t numbers = line.size() - nans;
     // NaNs rank after every number, the first of them at rank `numbers`.
     select_rank(line, nans && !ignore_nan ? numbers : numbers ? (numbers - 1) / 2 : 0);
-  });
-}
-
-// median() and nanmedian(): over every element; NaN for none.
-Tensor median_all(const Tensor& self, bool ignore_nan) {
-  if (self.numel() == 0) {
-    check_not_bool(self);
-    WICK_CHECK(is_floating(self.dtype()), "the median of no elements is NaN, which ",
-               dtype_type_name(self.dtype()), " cannot hold");
-    return scalar_tensor(std::numeric_limits<double>::quiet_NaN(), self.dtype());
-  }
-  return std::get<0>(median_along(reshape(self, {-1}), 0, false, ignore_nan));
+  };
 }
 
 // The values (self's dtype) and int64 indices of select_lines_into.
 std::array<OutputSpec, 2> line_results(const Tensor& self, int64_t dim, int64_t m, bool keepdim) {
   const DimVector shape = select_lines_shape(self, dim, m, keepdim);
   return {OutputSpec{shape, self.dtype(), self.device()}, OutputSpec{shape, DType::Int64, self.device()}};
+}
+
+// median(dim) and nanmedian(dim).
+std::array<OutputSpec, 2> median_along_meta(const Tensor& self, int64_t dim, bool keepdim) {
+  check_not_bool(self);
+  WICK_CHECK_INDEX(line_length(self, dim) != 0, "Expected reduction dim ", self.wrap_dim(dim),
+                   " to have non-zero size.");
+  detail::check_cpu(self);
+  return line_results(self, dim, 1, keepdim);
+}
+
+// median() and nanmedian(): over every element; NaN for none.
+OutputSpec median_all_meta(const Tensor& self) {
+  check_not_bool(self);
+  WICK_CHECK(self.numel() != 0 || is_floating(self.dtype()), "the median of no elements is NaN, which ",
+             dtype_type_name(self.dtype()), " cannot hold");
+  detail::check_cpu(self);
+  return OutputSpec{{}, self.dtype(), self.device()};
+}
+
+void median_all(const Tensor& out, const Tensor& self, bool ignore_nan) {
+  if (self.numel() == 0) {
+    fill_(out, std::numeric_limits<double>::quiet_NaN());
+    return;
+  }
+  const Tensor positions = empty({}, DType::Int64, kCPU);  // not part of the result
+  select_lines_into(out, positions, reshape(self, {-1}), 0, 1, false, median_pick(ignore_nan));
 }
 
 }  // namespace
@@ -157,22 +170,34 @@ void kthvalue_impl(const Tensor& values, const Tensor& indices, const Tensor& se
                     [k](auto& line) { select_rank(line, size_t(k - 1)); });
 }
 
+std::array<OutputSpec, 2> median_meta(const Tensor& self, int64_t dim, bool keepdim) {
+  return median_along_meta(self, dim, keepdim);
+}
+
+void median_impl(const Tensor& values, const Tensor& indices, const Tensor& self, int64_t dim, bool keepdim) {
+  select_lines_into(values, indices, self, dim, 1, keepdim, median_pick(false));
+}
+
+OutputSpec median_meta(const Tensor& self) { return median_all_meta(self); }
+
+void median_impl(const Tensor& out, const Tensor& self) { median_all(out, self, false); }
+
+std::array<OutputSpec, 2> nanmedian_meta(const Tensor& self, int64_t dim, bool keepdim) {
+  return median_along_meta(self, dim, keepdim);
+}
+
+void nanmedian_impl(const Tensor& values, const Tensor& indices, const Tensor& self, int64_t dim, bool keepdim) {
+  select_lines_into(values, indices, self, dim, 1, keepdim, median_pick(true));
+}
+
+OutputSpec nanmedian_meta(const Tensor& self) { return median_all_meta(self); }
+
+void nanmedian_impl(const Tensor& out, const Tensor& self) { median_all(out, self, true); }
+
 }  // namespace detail
 
 Tensor argsort(const Tensor& self, int64_t dim, bool descending, bool stable) {
   return std::get<1>(sort(self, dim, descending, stable));
 }
-
-std::tuple<Tensor, Tensor> median(const Tensor& self, int64_t dim, bool keepdim) {
-  return median_along(self, dim, keepdim, false);
-}
-
-Tensor median(const Tensor& self) { return median_all(self, false); }
-
-std::tuple<Tensor, Tensor> nanmedian(const Tensor& self, int64_t dim, bool keepdim) {
-  return median_along(self, dim, keepdim, true);
-}
-
-Tensor nanmedian(const Tensor& self) { return median_all(self, true); }
 
 }  // namespace wick

@@ -3,7 +3,6 @@
 
 #include <cmath>
 #include <cstdint>
-#include <tuple>
 #include <type_traits>
 #include <vector>
 
@@ -11,7 +10,6 @@
 #include "wick/cast.h"
 #include "wick/core_ops.h"
 #include "wick/dispatch.h"
-#include "wick/ops/empty.h"
 
 namespace wick {
 namespace detail {
@@ -70,7 +68,6 @@ struct ByValueThenIndex {
 // to the same line of `values` and the int64 `indices`: contiguous, of the
 // shape select_lines_shape gives (size m along dim, or without dim when
 // !keepdim, then m is 1). Lines are independent, so an op is only its pick.
-// select_lines returns new results.
 
 // The shape of the results of select_lines_into.
 inline DimVector select_lines_shape(const Tensor& self, int64_t dim, int64_t m, bool keepdim) {
@@ -122,16 +119,6 @@ void select_lines_into(const Tensor& values, const Tensor& indices, const Tensor
       }
     });
   });
-}
-
-template <typename Pick>
-std::tuple<Tensor, Tensor> select_lines(const Tensor& self, int64_t dim, int64_t m, bool keepdim,
-                                        Pick pick) {
-  check_cpu(self);
-  const DimVector shape = select_lines_shape(self, dim, m, keepdim);
-  const Tensor values = empty(shape, self.dtype(), kCPU), indices = empty(shape, DType::Int64, kCPU);
-  select_lines_into(values, indices, self, dim, m, keepdim, pick);
-  return {values, indices};
 }
 
 }  // namespace detail

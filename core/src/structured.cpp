@@ -22,6 +22,13 @@ bool overlaps_any(const Tensor& dest, Output::Inputs inputs, Output::Lists lists
   return false;
 }
 
+// Whether impl can write `dest` itself.
+bool writable(const Tensor& dest, const OutputSpec& spec, Output::Inputs inputs, Output::Lists lists) {
+  return dest.dtype() == spec.dtype && dest.is_contiguous() && !overlaps_any(dest, inputs, lists);
+}
+
+void check_given(const Tensor& out) { WICK_CHECK_VALUE(out.defined(), "expected a tensor for out=, got None"); }
+
 }  // namespace
 
 Tensor new_output(const OutputSpec& spec) { return empty(spec.sizes, spec.dtype, spec.device); }
@@ -31,9 +38,17 @@ Output::Output(const Tensor& dest, const OutputSpec& spec, bool direct)
 
 Output::Output(const char* op, const Tensor& out, const OutputSpec& spec, Inputs inputs, Lists lists)
     : dest_(out) {
-  WICK_CHECK_VALUE(out.defined(), "expected a tensor for out=, got None");
+  check_given(out);
   prepare_out(op, out, spec.sizes, spec.dtype, spec.device);
-  if (!out.is_contiguous() || overlaps_any(out, inputs, lists)) proxy_ = new_output(spec);
+  if (!writable(out, spec, inputs, lists)) proxy_ = new_output(spec);
+}
+
+Output Output::casting(const char* op, const Tensor& out, const OutputSpec& spec, Inputs inputs, Lists lists) {
+  check_given(out);
+  WICK_CHECK(can_cast(spec.dtype, out.dtype()), "result type ", dtype_type_name(spec.dtype),
+             " can't be cast to the desired output type ", dtype_type_name(out.dtype()));
+  prepare_out(op, out, spec.sizes, out.dtype(), spec.device);
+  return Output(out, spec, writable(out, spec, inputs, lists));
 }
 
 Output Output::in_place(const Tensor& self, const OutputSpec& spec, Inputs inputs, Lists lists) {
@@ -43,8 +58,7 @@ Output Output::in_place(const Tensor& self, const OutputSpec& spec, Inputs input
              " can't be cast to the desired output type ", dtype_type_name(self.dtype()));
   WICK_CHECK(self.device() == spec.device, "expected self on ", spec.device.str(), " but it is on ",
              self.device().str());
-  const bool direct = self.dtype() == spec.dtype && self.is_contiguous() && !overlaps_any(self, inputs, lists);
-  return Output(self, spec, direct);
+  return Output(self, spec, writable(self, spec, inputs, lists));
 }
 
 const Tensor& Output::finish() const {

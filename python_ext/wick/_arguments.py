@@ -127,3 +127,27 @@ def _wrap_dim(dim, ndim):
     if not -bound <= dim < bound:
         raise IndexError(f"Dimension out of range (expected to be in range of [{-bound}, {bound - 1}], but got {dim})")
     return dim % bound
+
+
+def _written(function, result, out, *parameters):
+    """What function returns: result, or out holding it. out is resized as PyTorch resizes an out= tensor (with
+    its warning when out had elements) and must take result's dtype by PyTorch's casting rule; as there, out= is
+    refused where a parameter requires grad."""
+    if out is None:
+        return result
+    if _C.is_grad_enabled() and any(p.requires_grad for p in parameters):
+        raise RuntimeError(f"{function}(): functions with out=... arguments don't support automatic differentiation, "
+                           "but one of the arguments requires grad.")
+    return _C.mul(result, True, out=out)  # times True: result's values and dtype, resized and cast into out
+
+
+def _written_fields(function, results, out, *parameters):
+    """What a function returning the named tuple results returns: results, or out, a tuple of as many tensors, each
+    holding its field as _written writes it."""
+    if out is None:
+        return results
+    if (not isinstance(out, (tuple, list)) or len(out) != len(results)
+            or not all(isinstance(t, _C.TensorBase) for t in out)):
+        raise TypeError(f"{function}(): argument 'out' must be a tuple of {len(results)} Tensors, "
+                        f"not {type(out).__name__}")
+    return type(results)(*(_written(function, r, o, *parameters) for r, o in zip(results, out)))

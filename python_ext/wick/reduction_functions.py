@@ -19,7 +19,7 @@ import operator
 
 from wick import _C
 from wick._arguments import (_argument_error, _bool, _float, _int, _is_int, _number, _scalar_type, _tensor,
-                             _wrap_dim)
+                             _wrap_dim, _written, _written_fields)
 from wick.autograd import no_grad
 from wick.functional import broadcast_tensors
 
@@ -97,8 +97,8 @@ def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
 
 
 # Sums and counts.
-def nansum(input, dim=None, keepdim=False, *, dtype=None):
-    """nansum(input, dim=None, keepdim=False, *, dtype=None) -> Tensor
+def nansum(input, dim=None, keepdim=False, *, dtype=None, out=None):
+    """nansum(input, dim=None, keepdim=False, *, dtype=None, out=None) -> Tensor
 
     The sum over dim (all dims when None) with NaNs counted as zero; the dtype rules are sum's (integers sum to
     int64). A floating input summed in an integer dtype is an error, as in PyTorch.
@@ -108,11 +108,11 @@ def nansum(input, dim=None, keepdim=False, *, dtype=None):
         if dtype is not None and isinstance(dtype, _C.dtype) and not dtype.is_floating_point:
             raise _not_implemented("nansum_cpu", dtype)
         input = input.masked_fill(input.isnan(), 0)
-    return _C.sum(input, dim, keepdim, dtype=dtype)
+    return _C.sum(input, dim, keepdim, dtype=dtype, out=out)
 
 
-def nanmean(input, dim=None, keepdim=False, *, dtype=None):
-    """nanmean(input, dim=None, keepdim=False, *, dtype=None) -> Tensor
+def nanmean(input, dim=None, keepdim=False, *, dtype=None, out=None):
+    """nanmean(input, dim=None, keepdim=False, *, dtype=None, out=None) -> Tensor
 
     The mean over dim (all dims when None) of the elements that are not NaN; NaN where all are. Floating inputs
     only.
@@ -122,7 +122,7 @@ def nanmean(input, dim=None, keepdim=False, *, dtype=None):
         raise RuntimeError(f"nanmean(): expected input to have floating point dtype but got "
                            f"{_scalar_type(input.dtype)}")
     counted = _C.sum(input.isnan().logical_not(), dim, keepdim)
-    return nansum(input, dim, keepdim, dtype=dtype).div(counted)
+    return _C.div(nansum(input, dim, keepdim, dtype=dtype), counted, out=out)
 
 
 def count_nonzero(input, dim=None):
@@ -134,8 +134,8 @@ def count_nonzero(input, dim=None):
     return nonzero.sum() if dim is None else nonzero.sum(dim)
 
 
-def aminmax(input, *, dim=None, keepdim=False):
-    """aminmax(input, *, dim=None, keepdim=False) -> (Tensor min, Tensor max)
+def aminmax(input, *, dim=None, keepdim=False, out=None):
+    """aminmax(input, *, dim=None, keepdim=False, out=None) -> (Tensor min, Tensor max)
 
     The smallest and the largest element over dim (all elements when None), as a named tuple with the fields min
     and max; NaN wins both.
@@ -157,7 +157,7 @@ def aminmax(input, *, dim=None, keepdim=False):
     low, high = _C.amin(input, dims, keepdim), _C.amax(input, dims, keepdim)
     if dim is not None and keepdim and input.dim() == 0:  # PyTorch 1.13 resizes its 0-d outputs to (1,) here
         low, high = low.reshape(1), high.reshape(1)
-    return _aminmax(low, high)
+    return _written_fields("aminmax", _aminmax(low, high), out, input)
 
 
 # Differences.
@@ -268,23 +268,25 @@ def _quantile_ranks(ordered, q, ignore_nan):
     return ranks.masked_fill(has_nan, last)
 
 
-def quantile(input, q, dim=None, keepdim=False, *, interpolation="linear"):
-    """quantile(input, q, dim=None, keepdim=False, *, interpolation='linear') -> Tensor
+def quantile(input, q, dim=None, keepdim=False, *, interpolation="linear", out=None):
+    """quantile(input, q, dim=None, keepdim=False, *, interpolation='linear', out=None) -> Tensor
 
     The q-th quantiles of input over dim (of all elements flattened when None): q a float or a 0-d or 1-d tensor of
     input's dtype, in [0, 1]; a 1-d q puts its quantiles along a new first dim. Between two data points the result
     is interpolated as interpolation says: 'linear', 'lower', 'higher', 'midpoint' or 'nearest'. A NaN in a row makes
     that row's quantiles NaN. Float and double inputs only.
     """
-    return _quantile("quantile", input, q, dim, keepdim, interpolation, ignore_nan=False)
+    return _written("quantile", _quantile("quantile", input, q, dim, keepdim, interpolation, ignore_nan=False), out,
+                    input)
 
 
-def nanquantile(input, q, dim=None, keepdim=False, *, interpolation="linear"):
-    """nanquantile(input, q, dim=None, keepdim=False, *, interpolation='linear') -> Tensor
+def nanquantile(input, q, dim=None, keepdim=False, *, interpolation="linear", out=None):
+    """nanquantile(input, q, dim=None, keepdim=False, *, interpolation='linear', out=None) -> Tensor
 
     quantile() of the elements that are not NaN; NaN for a row of NaNs only.
     """
-    return _quantile("nanquantile", input, q, dim, keepdim, interpolation, ignore_nan=True)
+    return _written("nanquantile", _quantile("nanquantile", input, q, dim, keepdim, interpolation, ignore_nan=True),
+                    out, input)
 
 
 # Histograms.
@@ -447,14 +449,18 @@ def _histogram_of(counts, edges, density):
     return _histogram(counts, edges)
 
 
-def mode(input, dim=-1, keepdim=False):
-    """mode(input, dim=-1, keepdim=False) -> (Tensor values, Tensor indices)
+def mode(input, dim=-1, keepdim=False, *, out=None):
+    """mode(input, dim=-1, keepdim=False, *, out=None) -> (Tensor values, Tensor indices)
 
     The value that occurs most often in each line along dim, and where it occurs, as a named tuple: of values
     equally frequent, the smallest, and of its positions, the last (PyTorch's CPU kernel sorts each line and takes
     the end of the first longest run; for lines longer than 16 its unstable sort may name another position of the
     same value). Each NaN is a value of its own, greater than all others.
     """
+    return _written_fields("mode", _mode_of(input, dim, keepdim), out, input)
+
+
+def _mode_of(input, dim, keepdim):
     input = _tensor("mode", "input", 1, input)
     dim = _int("mode", "dim", 2, dim)
     keepdim = _bool("mode", "keepdim", 3, keepdim)
@@ -744,22 +750,22 @@ def _cumulative_extreme(fn, result, input, dim, earlier_wins):
     return result(input.gather(dim, indices), indices)
 
 
-def cummax(input, dim):
-    """cummax(input, dim) -> (Tensor values, Tensor indices)
+def cummax(input, dim, *, out=None):
+    """cummax(input, dim, *, out=None) -> (Tensor values, Tensor indices)
 
     The running maximum along dim and the index it was found at (the latest of equal ones), as a named tuple; NaN
     is greater than all.
     """
-    return _cumulative_extreme("cummax", _cummax, input, dim, _C.gt)
+    return _written_fields("cummax", _cumulative_extreme("cummax", _cummax, input, dim, _C.gt), out, input)
 
 
-def cummin(input, dim):
-    """cummin(input, dim) -> (Tensor values, Tensor indices)
+def cummin(input, dim, *, out=None):
+    """cummin(input, dim, *, out=None) -> (Tensor values, Tensor indices)
 
     The running minimum along dim and the index it was found at (the latest of equal ones), as a named tuple; NaN
     is smaller than all.
     """
-    return _cumulative_extreme("cummin", _cummin, input, dim, _C.lt)
+    return _written_fields("cummin", _cumulative_extreme("cummin", _cummin, input, dim, _C.lt), out, input)
 
 
 def _logaddexp(a, b):
@@ -771,12 +777,16 @@ def _logaddexp(a, b):
     return high + (low - high).masked_fill(same_infinity, 0).exp().log1p()
 
 
-def logcumsumexp(input, dim):
-    """logcumsumexp(input, dim) -> Tensor
+def logcumsumexp(input, dim, *, out=None):
+    """logcumsumexp(input, dim, *, out=None) -> Tensor
 
     The running log(sum(exp(x))) along dim, computed without overflow. float32 and bfloat16 run in float64, as
     PyTorch's kernel accumulates them in a wider type.
     """
+    return _written("logcumsumexp", _logcumsumexp(input, dim), out, input)
+
+
+def _logcumsumexp(input, dim):
     input = _tensor("logcumsumexp", "input", 1, input)
     dim = _wrap_dim(_int("logcumsumexp", "dim", 2, dim), input.dim())
     if input.dtype not in (_C.float32, _C.float64, _C.bfloat16):

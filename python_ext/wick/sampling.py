@@ -19,7 +19,8 @@ import math
 import warnings
 
 from wick import _C
-from wick._arguments import _argument_error, _bool, _dtype, _float, _int, _int_list, _scalar_type, _tensor
+from wick._arguments import (_argument_error, _bool, _dtype, _float, _int, _int_list, _scalar_type, _tensor,
+                             _written)
 from wick.autograd import Function, is_grad_enabled
 from wick.functional import broadcast_shapes
 from wick.reduction_functions import searchsorted
@@ -121,18 +122,6 @@ class _Sample(Function):
     @staticmethod
     def backward(ctx, grad):
         return (None,) + tuple(_C.zeros(shape, dtype=dtype, device=device) for shape, dtype, device in ctx.parameters)
-
-
-def _written(function, result, out, *parameters):
-    """What function returns: result, or out holding it. out is resized as PyTorch resizes an out= tensor (with
-    its warning when out had elements) and must take result's dtype by PyTorch's casting rule; as there, out= is
-    refused where a parameter requires grad."""
-    if out is None:
-        return result
-    if is_grad_enabled() and any(p.requires_grad for p in parameters):
-        raise RuntimeError(f"{function}(): functions with out=... arguments don't support automatic differentiation, "
-                           "but one of the arguments requires grad.")
-    return _C.mul(result, True, out=out)  # times True: result's values and dtype, resized and cast into out
 
 
 def _filled(function, self, draw):

@@ -58,12 +58,15 @@ def _misplaced_pointwise_arguments(ops_cpp: str) -> List[str]:
     problems = []
     for name, params, body in _definitions(ops_cpp):
         for call in _POINTWISE_CALL.finditer(body):
-            # Operands are Tensors, or Scalars in the Scalar overloads (x + 2); constants are Scalars, or ints
-            # (round's decimals) that convert to one.
+            # Operands are Tensors, or Scalars in the Scalar overloads (x + 2); constants are Scalars, ints
+            # (round's decimals) that convert to one, or optional floats as nan_if_none makes them one.
             for group, wanted in (("inputs", ("const Tensor&", "const Scalar&")),
-                                  ("scalars", ("const Scalar&", "int64_t"))):
+                                  ("scalars", ("const Scalar&", "int64_t", "nan_if_none"))):
                 for arg in filter(None, call[group].split(", ")):
-                    if params.get(arg) not in wanted:
+                    optional = re.fullmatch(r"detail::nan_if_none\((\w+)\)", arg)
+                    kind = "nan_if_none" if optional and params.get(optional[1]) == "std::optional<double>" \
+                        else params.get(arg)
+                    if kind not in wanted:
                         problems.append(f"{name}({', '.join(f'{t} {n}' for n, t in params.items())}) "
                                         f"passes {arg} among the {group}")
     return problems

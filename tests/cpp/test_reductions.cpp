@@ -105,6 +105,25 @@ TEST(Reductions, ProdUpcastsIntegersAndKeepsDims) {
   EXPECT_EQ(prod(t, -2, false, DType::Float32).dtype(), DType::Float32);
 }
 
+TEST(Reductions, OutFormsFollowPyTorchsDtypeRules) {
+  const Tensor t = make({0.6, 0.7, 1.9, 2.5, -1.5, 3.2}, {2, 3});
+  // A dtype left None is out's: the input is cast first, so 0.6 + 0.7 + 1.9 sums as 0 + 0 + 1.
+  const Tensor ints = empty({0}, DType::Int32);
+  EXPECT_TRUE(sum_out(ints, t, {1}).is_same(ints));
+  EXPECT_EQ(shape(ints), (DimVector{2}));
+  EXPECT_EQ(values(ints), (std::vector<double>{1, 4}));
+  const Tensor running = empty({0}, DType::Int64);
+  cumsum_out(running, t, 1);
+  EXPECT_EQ(values(running), (std::vector<double>{0, 0, 1, 2, 1, 4}));
+  // Without a dtype=, out takes any dtype the result casts to, and no narrower one.
+  const Tensor wide = empty({0}, DType::Float64);
+  var_out(wide, to(t, DType::Float32), {1}, std::optional<int64_t>(0));
+  EXPECT_NEAR(values(wide)[0], values(var(t, {1}, std::optional<int64_t>(0)))[0], 1e-6);
+  EXPECT_THROW(var_out(ints, t, {1}, std::optional<int64_t>(0)), Error);
+  // The others take their own dtype only.
+  EXPECT_THROW(amax_out(ints, t, {1}), TypeError);
+}
+
 TEST(Reductions, VarianceIsExactFarFromZero) {
   // Welford's update keeps the deviations: a sum of squares minus a squared sum would lose them all.
   const Tensor t = make({1e9 + 1, 1e9 + 2, 1e9 + 3, 1e9 + 4}, {4});

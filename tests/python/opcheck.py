@@ -270,9 +270,13 @@ class Call:
 
 
 def _constants(case, dtype):
-    """Non-default pointwise constants where the dtype allows, so that they are known to reach the kernel."""
-    return {name: default if dtype == "bool" or isinstance(default, bool) else default + 1
-            for name, default in case.pointwise.constants.items()}
+    """Non-default pointwise constants where the dtype allows, so that they are known to reach the kernel: an
+    optional float left None by default (logit's eps) gets a small fraction."""
+    def given(default):
+        if default is None:
+            return 0.125
+        return default if dtype == "bool" or isinstance(default, bool) else default + 1
+    return {name: given(default) for name, default in case.pointwise.constants.items()}
 
 
 def realize(case, sample, dtype, layout, rng):

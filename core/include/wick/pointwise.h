@@ -1,6 +1,9 @@
 // core/include/wick/pointwise.h: the entry point every generated pointwise op calls.
 #pragma once
 
+#include <limits>
+#include <optional>
+
 #include "wick/kernel.h"
 #include "wick/tensor.h"
 
@@ -63,6 +66,18 @@ struct Operand {
 };
 
 namespace detail {
+
+// Note [Optional constants]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~
+// A pointwise op may take a `float?` constant (logit's eps). Its kernel gets
+// NaN for None, and its expression tests isnan() for the None case; a NaN given
+// explicitly means the same, as it does in PyTorch's kernels.
+inline Scalar nan_if_none(std::optional<double> value) {
+  return value.value_or(std::numeric_limits<double>::quiet_NaN());
+}
+
+// The dtype PyTorch's promotion gives `inputs` (Note [Wrapped numbers]).
+DType result_type(ArrayRef<Operand> inputs);
 
 // Promotes, broadcasts, allocates or checks the output, resolves aliasing
 // between output and inputs, and runs the kernel for the compute dtype on the

@@ -18,6 +18,10 @@
 //                                  when it held other elements) and impl into it;
 //   <name>_(self, args...)         meta, then Output::in_place (the result keeps
 //                                  self's shape and casts to its dtype), impl into it.
+// With `out_dtype: cast` the out= form follows PyTorch's reductions: a dtype=
+// parameter left None takes out's dtype (sum(x, 1, out=int32) sums in int32), and
+// an op without one accepts an out of any dtype its result casts to
+// (Output::casting), which the result is copied into.
 // An Output hands impl its destination itself, or, when impl cannot write there
 // (not contiguous, another dtype, overlapping an argument), a new tensor that
 // finish() copies in. So a result is computed once, where it belongs, and copied
@@ -33,6 +37,7 @@
 #pragma once
 
 #include <initializer_list>
+#include <optional>
 
 #include "wick/array_ref.h"
 #include "wick/device.h"
@@ -63,6 +68,8 @@ class Output {
   // out= of `op`: checked against `spec` and resized to it; `inputs` and `lists` are the
   // op's tensor arguments (undefined ones are skipped), which impl must not write over.
   Output(const char* op, const Tensor& out, const OutputSpec& spec, Inputs inputs, Lists lists = {});
+  // The same for an out= that may have any dtype the spec's casts to.
+  static Output casting(const char* op, const Tensor& out, const OutputSpec& spec, Inputs inputs, Lists lists = {});
   // self of an in-place op: the result must have self's shape and cast to its dtype;
   // `inputs` and `lists` are the op's other tensor arguments.
   static Output in_place(const Tensor& self, const OutputSpec& spec, Inputs inputs, Lists lists = {});
@@ -81,6 +88,13 @@ class Output {
   const Tensor& dest_;
   Tensor proxy_;
 };
+
+// `dtype`, or out's where it is None and out= is given: the dtype the out= form of a
+// structured op with `out_dtype: cast` computes in.
+inline std::optional<DType> dtype_or_out(std::optional<DType> dtype, const Tensor& out) {
+  if (dtype || !out.defined()) return dtype;
+  return out.dtype();
+}
 
 }  // namespace detail
 }  // namespace wick

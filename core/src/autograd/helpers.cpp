@@ -470,6 +470,12 @@ Tensor clamp_backward_max(const Tensor& grad, const Tensor& self, const Tensor& 
   return masked_grad(grad, min.defined() ? ops::logical_or(above, ops::lt(max, min)) : above);
 }
 
+Tensor logit_backward(const Tensor& grad, const Tensor& self, std::optional<double> eps) {
+  const Tensor unclamped = ops::div(grad, ops::mul(self, ops::rsub(self, 1)));
+  if (!eps || std::isnan(*eps)) return unclamped;  // None, or NaN: no clamp (Note [Optional constants])
+  return ops::masked_fill(unclamped, ops::logical_or(ops::lt(self, *eps), ops::gt(self, 1 - *eps)), 0);
+}
+
 Tensor div_backward_self(const Tensor& grad, const Tensor& other, std::optional<std::string_view> rounding_mode) {
   return div_self_backward(grad, other, rounding_mode);
 }

@@ -114,6 +114,8 @@ Tensor matmul_backward_self(const Tensor& grad, const Tensor& self, const Tensor
 Tensor matmul_backward_other(const Tensor& grad, const Tensor& self, const Tensor& other);
 Tensor cumsum_backward(const Tensor& grad, int64_t dim);
 Tensor cumprod_backward(const Tensor& grad, const Tensor& self, int64_t dim, const Tensor& result);
+// logit's: grad / (self (1 - self)), and 0 where eps clamped self (below eps or above 1 - eps).
+Tensor logit_backward(const Tensor& grad, const Tensor& self, std::optional<double> eps);
 // grad where mask, zero elsewhere.
 Tensor masked_grad(const Tensor& grad, const Tensor& mask);
 // sort and topk: the gradient of the values put back at their indices along dim.

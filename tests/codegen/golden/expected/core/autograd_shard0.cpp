@@ -141,6 +141,48 @@ TensorList SortBackward0::apply(TensorList&& grads) {
   return out;
 }
 
+struct SumBackward0 final : Node {
+  TensorList apply(TensorList&& grads) override;
+  std::string name() const override { return "SumBackward0"; }
+
+  TensorMeta self_meta_;
+  DimVector dim_;
+  bool keepdim_{};
+};
+
+TensorList SumBackward0::apply(TensorList&& grads) {
+  if (all_undefined(grads)) return TensorList(num_outputs());
+  const Tensor grad = materialized(grads, 0);
+  TensorList out(num_outputs());
+  if (should_compute_output(0)) out[0] = helpers::expand_reduced(grad, self_meta_, dim_, keepdim_);
+  return out;
+}
+
+struct LogsumexpBackward0 final : Node {
+  TensorList apply(TensorList&& grads) override;
+  std::string name() const override { return "LogsumexpBackward0"; }
+  void release_variables() override {
+    self_.reset();
+    result_.reset();
+  }
+
+  SavedVariable self_;
+  SavedVariable result_;
+  DimVector dim_;
+  bool keepdim_{};
+};
+
+TensorList LogsumexpBackward0::apply(TensorList&& grads) {
+  if (all_undefined(grads)) return TensorList(num_outputs());
+  const Tensor grad = materialized(grads, 0);
+  const std::shared_ptr<Node> me = shared_from_this();
+  const Tensor self = self_.unpack(me);
+  const Tensor result = result_.unpack(me);
+  TensorList out(num_outputs());
+  if (should_compute_output(0)) out[0] = helpers::logsumexp_backward(grad, self, result, dim_, keepdim_);
+  return out;
+}
+
 struct AddBackward0 final : Node {
   TensorList apply(TensorList&& grads) override;
   std::string name() const override { return "AddBackward0"; }
@@ -344,6 +386,57 @@ std::tuple<const Tensor&, const Tensor&> sort_out(const Tensor& values, const Te
   bump_version(values);
   bump_version(indices);
   return {values, indices};
+}
+
+Tensor sum(const Tensor& self, IntArrayRef dim, bool keepdim, std::optional<DType> dtype) {
+  if (!((any_requires_grad({&self})) && is_grad_enabled())) {
+    return ::wick::sum(self, dim, keepdim, dtype);
+  }
+  const auto node = std::make_shared<SumBackward0>();
+  std::vector<Edge> edges;
+  collect_next_edges(edges, self);
+  node->set_next_edges(std::move(edges));
+  node->self_meta_ = TensorMeta(self);
+  node->dim_ = owned(dim);
+  node->keepdim_ = owned(keepdim);
+  Tensor result = ::wick::sum(self, dim, keepdim, dtype);
+  if (result.is_same(self)) return result;  // the op handed back an input: nothing to record
+  node->add_input_metadata(result);
+  set_history(result, node, 0);
+  return result;
+}
+
+const Tensor& sum_out(const Tensor& out, const Tensor& self, IntArrayRef dim, bool keepdim, std::optional<DType> dtype) {
+  check_no_grad_for_out((any_requires_grad({&out, &self})) && is_grad_enabled());
+  ::wick::sum_out(out, self, dim, keepdim, dtype);
+  bump_version(out);
+  return out;
+}
+
+Tensor logsumexp(const Tensor& self, IntArrayRef dim, bool keepdim) {
+  if (!((any_requires_grad({&self})) && is_grad_enabled())) {
+    return ::wick::logsumexp(self, dim, keepdim);
+  }
+  const auto node = std::make_shared<LogsumexpBackward0>();
+  std::vector<Edge> edges;
+  collect_next_edges(edges, self);
+  node->set_next_edges(std::move(edges));
+  if (node->should_compute_output(0)) node->self_ = SavedVariable(self, false);
+  node->dim_ = owned(dim);
+  node->keepdim_ = owned(keepdim);
+  Tensor result = ::wick::logsumexp(self, dim, keepdim);
+  if (result.is_same(self)) return result;  // the op handed back an input: nothing to record
+  node->add_input_metadata(result);
+  set_history(result, node, 0);
+  if (node->should_compute_output(0)) node->result_ = SavedVariable(result, true);
+  return result;
+}
+
+const Tensor& logsumexp_out(const Tensor& out, const Tensor& self, IntArrayRef dim, bool keepdim) {
+  check_no_grad_for_out((any_requires_grad({&out, &self})) && is_grad_enabled());
+  ::wick::logsumexp_out(out, self, dim, keepdim);
+  bump_version(out);
+  return out;
 }
 
 Tensor add(const Tensor& self, const Tensor& other, const Scalar& alpha) {

@@ -10,10 +10,12 @@
 #include "wick/ops/cat.h"
 #include "wick/ops/div_trunc.h"
 #include "wick/ops/fill_.h"
+#include "wick/ops/logsumexp.h"
 #include "wick/ops/lt.h"
 #include "wick/ops/mm.h"
 #include "wick/ops/relu_mod.h"
 #include "wick/ops/sort.h"
+#include "wick/ops/sum.h"
 
 namespace wick {
 namespace kernels {
@@ -203,6 +205,35 @@ std::tuple<const Tensor&, const Tensor&> sort_out(const Tensor& values, const Te
   const detail::Output indices_target("sort", indices, spec[1], {&self});
   detail::sort_impl(values_target.tensor(), indices_target.tensor(), self, dim, descending);
   return {values_target.finish(), indices_target.finish()};
+}
+
+Tensor sum(const Tensor& self, IntArrayRef dim, bool keepdim, std::optional<DType> dtype) {
+  const auto spec = detail::sum_meta(self, dim, keepdim, dtype);
+  Tensor out = detail::new_output(spec);
+  detail::sum_impl(out, self, dim, keepdim, dtype);
+  return out;
+}
+
+const Tensor& sum_out(const Tensor& out, const Tensor& self, IntArrayRef dim, bool keepdim, std::optional<DType> dtype) {
+  const std::optional<DType> result_dtype = detail::dtype_or_out(dtype, out);
+  const auto spec = detail::sum_meta(self, dim, keepdim, result_dtype);
+  const detail::Output out_target("sum", out, spec, {&self});
+  detail::sum_impl(out_target.tensor(), self, dim, keepdim, result_dtype);
+  return out_target.finish();
+}
+
+Tensor logsumexp(const Tensor& self, IntArrayRef dim, bool keepdim) {
+  const auto spec = detail::logsumexp_meta(self, dim, keepdim);
+  Tensor out = detail::new_output(spec);
+  detail::logsumexp_impl(out, self, dim, keepdim);
+  return out;
+}
+
+const Tensor& logsumexp_out(const Tensor& out, const Tensor& self, IntArrayRef dim, bool keepdim) {
+  const auto spec = detail::logsumexp_meta(self, dim, keepdim);
+  const auto out_target = detail::Output::casting("logsumexp", out, spec, {&self});
+  detail::logsumexp_impl(out_target.tensor(), self, dim, keepdim);
+  return out_target.finish();
 }
 
 Tensor add(const Tensor& self, const Tensor& other, const Scalar& alpha) {

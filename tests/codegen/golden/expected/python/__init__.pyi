@@ -28,12 +28,14 @@ from wick._C import (
     concat as concat,
     div as div,
     fill_ as fill_,
+    logsumexp as logsumexp,
     lt as lt,
     mm as mm,
     rand as rand,
     relu_mod as relu_mod,
     sort as sort,
     split as split,
+    sum as sum,
     tensor as tensor,
 )
 from wick._legacy import (
@@ -127,12 +129,14 @@ __all__ = [
     "concat",
     "div",
     "fill_",
+    "logsumexp",
     "lt",
     "mm",
     "rand",
     "relu_mod",
     "sort",
     "split",
+    "sum",
     "tensor",
 ]
 __all__ += _type_info.__all__

@@ -200,6 +200,33 @@ PyObject* TensorMethod_index_put_(PyObject* self, PyObject* const* args, Py_ssiz
   });
 }
 
+constexpr ParamSpec kTensorMethod_logsumexp_0[] = {
+    {"dim", ArgKind::IntList, false, false, DefaultKind::Required, 0},
+    {"keepdim", ArgKind::Bool, false, false, DefaultKind::Bool, 0},
+};
+constexpr SignatureSpec kTensorMethod_logsumexp_sigs[] = {
+    {kTensorMethod_logsumexp_0, 2, "(tuple of ints dim, bool keepdim=False)"},
+};
+
+PyObject* TensorMethod_logsumexp(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  static const ArgParser parser("logsumexp", kTensorMethod_logsumexp_sigs, 1);
+  return guarded("logsumexp", [&]() -> PyObject* {
+    ParsedArgs r;
+    switch (parser.parse(args, nargs, kwnames, r)) {
+      case 0: {
+        const Tensor& self_ = unpack_tensor(self);
+        DimVector a0 = r.intlist(0);
+        bool a1 = r.tobool(1);
+        Tensor result;
+        { NoGil nogil(worth_releasing({&self_}), {&self_}); result = nogil.restore(wick::autograd::ops::logsumexp(nogil(self_), a0, a1)); }
+        return wrap(std::move(result));
+      }
+      default:
+        return nullptr;
+    }
+  });
+}
+
 constexpr ParamSpec kTensorMethod_lt_0[] = {
     {"other", ArgKind::Tensor, false, false, DefaultKind::Required, 0},
 };
@@ -309,6 +336,35 @@ PyObject* TensorMethod_split(PyObject* self, PyObject* const* args, Py_ssize_t n
         int64_t a1 = r.toint(1);
         std::vector<Tensor> result;
         result = wick::autograd::ops::split(self_, a0, a1);
+        return wrap(std::move(result));
+      }
+      default:
+        return nullptr;
+    }
+  });
+}
+
+constexpr ParamSpec kTensorMethod_sum_0[] = {
+    {"dim", ArgKind::IntList, false, false, DefaultKind::Required, 0},
+    {"keepdim", ArgKind::Bool, false, false, DefaultKind::Bool, 0},
+    {"dtype", ArgKind::DType, true, true, DefaultKind::None, 0},
+};
+constexpr SignatureSpec kTensorMethod_sum_sigs[] = {
+    {kTensorMethod_sum_0, 3, "(tuple of ints dim, bool keepdim=False, *, wick.dtype dtype=None)"},
+};
+
+PyObject* TensorMethod_sum(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  static const ArgParser parser("sum", kTensorMethod_sum_sigs, 1);
+  return guarded("sum", [&]() -> PyObject* {
+    ParsedArgs r;
+    switch (parser.parse(args, nargs, kwnames, r)) {
+      case 0: {
+        const Tensor& self_ = unpack_tensor(self);
+        DimVector a0 = r.intlist(0);
+        bool a1 = r.tobool(1);
+        std::optional<DType> a2 = r.dtype_optional(2);
+        Tensor result;
+        { NoGil nogil(worth_releasing({&self_}), {&self_}); result = nogil.restore(wick::autograd::ops::sum(nogil(self_), a0, a1, a2)); }
         return wrap(std::move(result));
       }
       default:
@@ -481,6 +537,40 @@ PyObject* Function_fill_(PyObject* /*module*/, PyObject* const* args, Py_ssize_t
         Scalar a1 = r.scalar(1);
         { NoGil nogil(worth_releasing({&a0}), {&a0}); wick::autograd::ops::fill_(nogil(a0), a1); }
         return Py_NewRef(r.raw(0));
+      }
+      default:
+        return nullptr;
+    }
+  });
+}
+
+constexpr ParamSpec kFunction_logsumexp_0[] = {
+    {"self", ArgKind::Tensor, false, false, DefaultKind::Required, 0},
+    {"dim", ArgKind::IntList, false, false, DefaultKind::Required, 0},
+    {"keepdim", ArgKind::Bool, false, false, DefaultKind::Bool, 0},
+    {"out", ArgKind::Tensor, true, true, DefaultKind::None, 0},
+};
+constexpr SignatureSpec kFunction_logsumexp_sigs[] = {
+    {kFunction_logsumexp_0, 4, "(Tensor self, tuple of ints dim, bool keepdim=False, *, Tensor out=None)"},
+};
+
+PyObject* Function_logsumexp(PyObject* /*module*/, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  static const ArgParser parser("logsumexp", kFunction_logsumexp_sigs, 1);
+  return guarded("logsumexp", [&]() -> PyObject* {
+    ParsedArgs r;
+    switch (parser.parse(args, nargs, kwnames, r)) {
+      case 0: {
+        const Tensor& a0 = r.tensor(0);
+        DimVector a1 = r.intlist(1);
+        bool a2 = r.tobool(2);
+        if (PyObject* out = r.raw(3); out && out != Py_None) {
+          const Tensor& out_ = unpack_tensor(out);
+          { NoGil nogil(worth_releasing({&out_, &a0}), {&out_, &a0}); wick::autograd::ops::logsumexp_out(nogil(out_), nogil(a0), a1, a2); }
+          return Py_NewRef(out);
+        }
+        Tensor result;
+        { NoGil nogil(worth_releasing({&a0}), {&a0}); result = nogil.restore(wick::autograd::ops::logsumexp(nogil(a0), a1, a2)); }
+        return wrap(std::move(result));
       }
       default:
         return nullptr;
@@ -679,6 +769,42 @@ PyObject* Function_split(PyObject* /*module*/, PyObject* const* args, Py_ssize_t
         int64_t a2 = r.toint(2);
         std::vector<Tensor> result;
         result = wick::autograd::ops::split(a0, a1, a2);
+        return wrap(std::move(result));
+      }
+      default:
+        return nullptr;
+    }
+  });
+}
+
+constexpr ParamSpec kFunction_sum_0[] = {
+    {"self", ArgKind::Tensor, false, false, DefaultKind::Required, 0},
+    {"dim", ArgKind::IntList, false, false, DefaultKind::Required, 0},
+    {"keepdim", ArgKind::Bool, false, false, DefaultKind::Bool, 0},
+    {"dtype", ArgKind::DType, true, true, DefaultKind::None, 0},
+    {"out", ArgKind::Tensor, true, true, DefaultKind::None, 0},
+};
+constexpr SignatureSpec kFunction_sum_sigs[] = {
+    {kFunction_sum_0, 5, "(Tensor self, tuple of ints dim, bool keepdim=False, *, wick.dtype dtype=None, Tensor out=None)"},
+};
+
+PyObject* Function_sum(PyObject* /*module*/, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  static const ArgParser parser("sum", kFunction_sum_sigs, 1);
+  return guarded("sum", [&]() -> PyObject* {
+    ParsedArgs r;
+    switch (parser.parse(args, nargs, kwnames, r)) {
+      case 0: {
+        const Tensor& a0 = r.tensor(0);
+        DimVector a1 = r.intlist(1);
+        bool a2 = r.tobool(2);
+        std::optional<DType> a3 = r.dtype_optional(3);
+        if (PyObject* out = r.raw(4); out && out != Py_None) {
+          const Tensor& out_ = unpack_tensor(out);
+          { NoGil nogil(worth_releasing({&out_, &a0}), {&out_, &a0}); wick::autograd::ops::sum_out(nogil(out_), nogil(a0), a1, a2, a3); }
+          return Py_NewRef(out);
+        }
+        Tensor result;
+        { NoGil nogil(worth_releasing({&a0}), {&a0}); result = nogil.restore(wick::autograd::ops::sum(nogil(a0), a1, a2, a3)); }
         return wrap(std::move(result));
       }
       default:

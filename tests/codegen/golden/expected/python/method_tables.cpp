@@ -14,21 +14,25 @@ PyObject* TensorMethod_contiguous(PyObject* self, PyObject* unused);
 PyObject* TensorMethod_div(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames);
 PyObject* TensorMethod_fill_(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames);
 PyObject* TensorMethod_index_put_(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames);
+PyObject* TensorMethod_logsumexp(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames);
 PyObject* TensorMethod_lt(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames);
 PyObject* TensorMethod_mm(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames);
 PyObject* TensorMethod_sort(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames);
 PyObject* TensorMethod_split(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames);
+PyObject* TensorMethod_sum(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames);
 PyObject* Function_add(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames);
 PyObject* Function_cat(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames);
 PyObject* Function_concat(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames);
 PyObject* Function_div(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames);
 PyObject* Function_fill_(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames);
+PyObject* Function_logsumexp(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames);
 PyObject* Function_lt(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames);
 PyObject* Function_mm(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames);
 PyObject* Function_rand(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames);
 PyObject* Function_relu_mod(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames);
 PyObject* Function_sort(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames);
 PyObject* Function_split(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames);
+PyObject* Function_sum(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames);
 PyObject* Function_tensor(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames);
 
 PyMethodDef tensor_methods[] = {
@@ -44,6 +48,8 @@ PyMethodDef tensor_methods[] = {
      "fill_($self, value)\n--\n\nFills ``self`` with ``value``.\n\nSignatures:\n    fill_(Number value) -> Tensor"},
     {"index_put_", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(TensorMethod_index_put_)), METH_FASTCALL | METH_KEYWORDS,
      "index_put_($self, indices, values, accumulate=False)\n--\n\n``self[indices] = values``.\n\nSignatures:\n    index_put_(tuple of (Tensor or None) indices, Tensor values, bool accumulate=False) -> Tensor"},
+    {"logsumexp", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(TensorMethod_logsumexp)), METH_FASTCALL | METH_KEYWORDS,
+     "logsumexp($self, dim, keepdim=False)\n--\n\n``log(sum(exp(self)))`` over ``dim``.\n\nSignatures:\n    logsumexp(tuple of ints dim, bool keepdim=False) -> Tensor"},
     {"lt", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(TensorMethod_lt)), METH_FASTCALL | METH_KEYWORDS,
      "lt($self, other)\n--\n\nWhether each element of ``self`` is less than ``other``.\n\nSignatures:\n    lt(Tensor other) -> Tensor"},
     {"mm", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(TensorMethod_mm)), METH_FASTCALL | METH_KEYWORDS,
@@ -52,6 +58,8 @@ PyMethodDef tensor_methods[] = {
      "sort($self, dim=-1, descending=False)\n--\n\nThe elements along ``dim`` in order, and where they came from.\n\nSignatures:\n    sort(int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)\n\nExamples:\n    >>> wick.tensor([3, 1, 2]).sort()\n    wick.return_types.sort(\n    values=tensor([1, 2, 3]),\n    indices=tensor([1, 2, 0]))"},
     {"split", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(TensorMethod_split)), METH_FASTCALL | METH_KEYWORDS,
      "split($self, split_size, dim=0)\n--\n\nViews of ``self`` along ``dim``.\n\nSignatures:\n    split(int split_size, int dim=0) -> tuple of Tensors\n    split(tuple of ints split_size, int dim=0) -> tuple of Tensors"},
+    {"sum", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(TensorMethod_sum)), METH_FASTCALL | METH_KEYWORDS,
+     "sum($self, dim, keepdim=False, *, dtype=None)\n--\n\nThe sum over ``dim``, in ``dtype`` where given (the input is cast first).\n\nSignatures:\n    sum(tuple of ints dim, bool keepdim=False, *, wick.dtype dtype=None) -> Tensor"},
     {nullptr, nullptr, 0, nullptr},
 };
 
@@ -66,6 +74,8 @@ PyMethodDef module_functions[] = {
      "div($module, self, other, *, rounding_mode=None)\n--\n\nDivides ``self`` by ``other``, rounded as ``rounding_mode`` says.\n\nSignatures:\n    div(Tensor self, Tensor other, *, str rounding_mode=None) -> Tensor"},
     {"fill_", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(Function_fill_)), METH_FASTCALL | METH_KEYWORDS,
      "fill_($module, self, value)\n--\n\nFills ``self`` with ``value``.\n\nSignatures:\n    fill_(Tensor self, Number value) -> Tensor"},
+    {"logsumexp", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(Function_logsumexp)), METH_FASTCALL | METH_KEYWORDS,
+     "logsumexp($module, self, dim, keepdim=False, *, out=None)\n--\n\n``log(sum(exp(self)))`` over ``dim``.\n\nSignatures:\n    logsumexp(Tensor self, tuple of ints dim, bool keepdim=False, *, Tensor out=None) -> Tensor"},
     {"lt", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(Function_lt)), METH_FASTCALL | METH_KEYWORDS,
      "lt($module, self, other, *, out=None)\n--\n\nWhether each element of ``self`` is less than ``other``.\n\nSignatures:\n    lt(Tensor self, Tensor other, *, Tensor out=None) -> Tensor"},
     {"mm", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(Function_mm)), METH_FASTCALL | METH_KEYWORDS,
@@ -78,6 +88,8 @@ PyMethodDef module_functions[] = {
      "sort($module, self, dim=-1, descending=False, *, out=None)\n--\n\nThe elements along ``dim`` in order, and where they came from.\n\nSignatures:\n    sort(Tensor self, int dim=-1, bool descending=False, *, tuple of Tensors out=None) -> (Tensor values, Tensor indices)\n\nExamples:\n    >>> wick.tensor([3, 1, 2]).sort()\n    wick.return_types.sort(\n    values=tensor([1, 2, 3]),\n    indices=tensor([1, 2, 0]))"},
     {"split", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(Function_split)), METH_FASTCALL | METH_KEYWORDS,
      "split($module, self, split_size, dim=0)\n--\n\nViews of ``self`` along ``dim``.\n\nSignatures:\n    split(Tensor self, int split_size, int dim=0) -> tuple of Tensors\n    split(Tensor self, tuple of ints split_size, int dim=0) -> tuple of Tensors"},
+    {"sum", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(Function_sum)), METH_FASTCALL | METH_KEYWORDS,
+     "sum($module, self, dim, keepdim=False, *, dtype=None, out=None)\n--\n\nThe sum over ``dim``, in ``dtype`` where given (the input is cast first).\n\nSignatures:\n    sum(Tensor self, tuple of ints dim, bool keepdim=False, *, wick.dtype dtype=None, Tensor out=None) -> Tensor"},
     {"tensor", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(Function_tensor)), METH_FASTCALL | METH_KEYWORDS,
      "tensor($module, data, *, dtype=None, device=None, requires_grad=False)\n--\n\nA new tensor holding a copy of ``data``.\n\nSignatures:\n    tensor(object data, *, wick.dtype dtype=None, wick.device device=None, bool requires_grad=False) -> Tensor"},
     {nullptr, nullptr, 0, nullptr},

@@ -8,12 +8,14 @@ FUNCTIONS = (
     "concat",
     "div",
     "fill_",
+    "logsumexp",
     "lt",
     "mm",
     "rand",
     "relu_mod",
     "sort",
     "split",
+    "sum",
     "tensor",
 )
 

@@ -53,6 +53,18 @@ std::tuple<Tensor, Tensor> sort(const Tensor& self, int64_t dim = -1, bool desce
 // sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices) [out]
 std::tuple<const Tensor&, const Tensor&> sort_out(const Tensor& values, const Tensor& indices, const Tensor& self, int64_t dim = -1, bool descending = false);
 
+// sum(Tensor self, int[] dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor
+Tensor sum(const Tensor& self, IntArrayRef dim, bool keepdim = false, std::optional<DType> dtype = std::nullopt);
+
+// sum(Tensor self, int[] dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor [out]
+const Tensor& sum_out(const Tensor& out, const Tensor& self, IntArrayRef dim, bool keepdim = false, std::optional<DType> dtype = std::nullopt);
+
+// logsumexp(Tensor self, int[] dim, bool keepdim=False) -> Tensor
+Tensor logsumexp(const Tensor& self, IntArrayRef dim, bool keepdim = false);
+
+// logsumexp(Tensor self, int[] dim, bool keepdim=False) -> Tensor [out]
+const Tensor& logsumexp_out(const Tensor& out, const Tensor& self, IntArrayRef dim, bool keepdim = false);
+
 // add(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor
 Tensor add(const Tensor& self, const Tensor& other, const Scalar& alpha = 1);
 
