@@ -66,6 +66,7 @@ class BaseTy(Named):
     ScalarType = "ScalarType"
     Device = "Device"
     Generator = "Generator"  # a wick.Generator (wick/generator.h), always optional: None is the default one
+    MemoryFormat = "MemoryFormat"  # wick.contiguous_format... (wick/memory_format.h), always optional
     str = "str"
     object = "object"  # any Python object, for ops written in the Python glue
 
@@ -131,7 +132,8 @@ def is_base(t: Type, base: BaseTy) -> bool:
 # The types a parameter may have; a tensor may also be `Tensor(a!)`.
 PARAM_TYPES: FrozenSet[str] = frozenset({
     "Tensor", "Tensor?", "Tensor[]", "Tensor?[]", "Scalar", "Scalar?", "int", "int?", "int[]", "int[]?", "float",
-    "float?", "bool", "ScalarType", "ScalarType?", "Device", "Device?", "Generator?", "str", "str?", "object",
+    "float?", "bool", "ScalarType", "ScalarType?", "Device", "Device?", "Generator?", "MemoryFormat?", "str",
+    "str?", "object",
 })
 # The types a signature may return alone; several tensors return as a tuple (Note [Tuple returns]).
 RETURN_TYPES: FrozenSet[str] = frozenset({

@@ -68,6 +68,7 @@ bool type_ok_general(const ParamSpec& p, PyObject* obj) {
     case ArgKind::OptionalTensorList: return is_tensor_list(obj, true);
     case ArgKind::String: return PyUnicode_Check(obj);
     case ArgKind::Generator: return is_generator(obj);
+    case ArgKind::MemoryFormat: return is_memory_format(obj);
   }
   return false;
 }
@@ -506,6 +507,11 @@ Device ParsedArgs::device(int i) const { return to_device(args_[i]); }
 std::optional<Device> ParsedArgs::device_optional(int i) const {
   if (absent(i)) return std::nullopt;
   return device(i);
+}
+
+std::optional<MemoryFormat> ParsedArgs::memory_format_optional(int i) const {
+  if (absent(i)) return std::nullopt;
+  return memory_format(i);
 }
 
 }  // namespace python

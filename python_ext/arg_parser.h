@@ -24,6 +24,7 @@
 
 #include "arg_kinds.h"
 #include "generator_object.h"
+#include "memory_format_object.h"
 #include "wick/device.h"
 #include "wick/dtype.h"
 #include "wick/scalar.h"
@@ -134,6 +135,8 @@ class ParsedArgs {
   std::optional<DType> dtype_optional(int i) const;
   Device device(int i) const;
   std::optional<Device> device_optional(int i) const;
+  MemoryFormat memory_format(int i) const { return to_memory_format(args_[i]); }
+  std::optional<MemoryFormat> memory_format_optional(int i) const;
   TensorList tensorlist(int i) const { return TensorList(args_[i], i); }
   // Copies: None elements are nullopt.
   std::vector<std::optional<Tensor>> optional_tensorlist(int i) const;

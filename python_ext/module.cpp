@@ -6,6 +6,7 @@
 #include "dtype_object.h"
 #include "errors.h"
 #include "generator_object.h"
+#include "memory_format_object.h"
 #include "interop.h"
 #include "named_tuples.h"
 #include "operators.h"
@@ -101,7 +102,7 @@ PyMODINIT_FUNC PyInit__C() {
       PyModule_AddFunctions(module, dtype_functions) < 0 ||
       PyModule_AddFunctions(module, print_options_functions) < 0 ||
       !init_dtype_type(module) || !init_device_type(module) || !init_tensor_type(module) ||
-      !init_generator_type(module) ||
+      !init_generator_type(module) || !init_memory_format_type(module) ||
       !init_return_types(module) || !init_operators(module) ||
       PyModule_AddIntConstant(module, "_has_cuda", WICK_WITH_CUDA) < 0 ||
       PyModule_AddStringConstant(module, "__version__", WICK_VERSION) < 0) {

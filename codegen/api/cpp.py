@@ -11,7 +11,7 @@ from codegen.schema import (BaseTy, BaseType, ListType, OptionalType, Param, Ret
 _BASE: Dict[BaseTy, str] = {
     BaseTy.Tensor: "Tensor", BaseTy.Scalar: "Scalar", BaseTy.int: "int64_t", BaseTy.float: "double",
     BaseTy.bool: "bool", BaseTy.ScalarType: "DType", BaseTy.Device: "Device", BaseTy.object: "PyObject*",
-    BaseTy.str: "std::string_view", BaseTy.Generator: "Generator*",
+    BaseTy.str: "std::string_view", BaseTy.Generator: "Generator*", BaseTy.MemoryFormat: "MemoryFormat",
 }
 _RETURNED_LISTS: Dict[BaseTy, str] = {BaseTy.int: "DimVector", BaseTy.Tensor: "std::vector<Tensor>"}
 # What core takes for a list, by its element type (see Note [Tensor lists] in wick/tensor_list.h).

@@ -47,6 +47,7 @@ ARG_KINDS: Dict[Type, ArgKind] = {
     # Held for the whole call, None as a null pointer (python_ext/generator_object.h).
     BaseType(BaseTy.Generator): _kind("Generator", "wick.Generator", "generator", "generator",
                                       holder="GeneratorArg"),
+    BaseType(BaseTy.MemoryFormat): _kind("MemoryFormat", "wick.memory_format", "memory_format", "memory_format"),
 }
 
 
@@ -71,12 +72,14 @@ _ANNOTATIONS: FrozenSet[str] = frozenset({
     "Any", "Optional", "Sequence", "Tuple", "Union", "overload", "property", "Tensor", "TensorBase", "_T",
     "_Number", "_int", "_float", "_bool", "_str", "_dtype", "_DTypeLike", "_device", "_DeviceLike", "_Size",
     "_IndexItem", "_Index", "Dict", "List", "SupportsIndex", "_return_types", "_named_tuples", "Generator",
+    "memory_format",
 })
 RESERVED_METHODS: FrozenSet[str] = _ANNOTATIONS | {
     "shape", "dtype", "device", "ndim", "is_cuda", "itemsize", "_base",
 }
 RESERVED_FUNCTIONS: FrozenSet[str] = _ANNOTATIONS | {
     "TypeVar", "final", "slice", "str", "type", "ellipsis", "dtype", "device", *DTYPE_NAMES, "_has_cuda",
+    "contiguous_format", "preserve_format", "channels_last", "channels_last_3d",
     "_cuda_is_available", "_cuda_device_count", "_set_tensor_class", "_init_subclass", "_legacy_new",
     "from_numpy", "from_dlpack", "_to_dlpack", "default_generator",
 }

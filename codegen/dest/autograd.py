@@ -49,6 +49,7 @@ def node_name(decl: Declaration, sig: Signature) -> str:
 _MEMBER_BASE: Dict[BaseTy, str] = {
     BaseTy.Scalar: "Scalar", BaseTy.int: "int64_t", BaseTy.float: "double", BaseTy.bool: "bool",
     BaseTy.ScalarType: "DType", BaseTy.Device: "Device", BaseTy.str: "std::string",
+    BaseTy.MemoryFormat: "MemoryFormat",
 }
 
 

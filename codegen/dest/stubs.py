@@ -27,7 +27,7 @@ from codegen.schema import (DTYPES, TENSOR, TUPLE_FIELD_TYPES, BaseTy, BaseType,
 _PARAM: Dict[BaseTy, str] = {
     BaseTy.Tensor: "TensorBase", BaseTy.Scalar: "_Number", BaseTy.int: "_int", BaseTy.float: "_float",
     BaseTy.bool: "_bool", BaseTy.ScalarType: "_DTypeLike", BaseTy.Device: "_DeviceLike", BaseTy.object: "Any",
-    BaseTy.str: "_str", BaseTy.Generator: "Generator",
+    BaseTy.str: "_str", BaseTy.Generator: "Generator", BaseTy.MemoryFormat: "memory_format",
 }
 _LIST: Dict[Type, str] = {
     ListType(BaseType(BaseTy.int)): "_Size", ListType(TENSOR): "Sequence[TensorBase]",

@@ -15,6 +15,8 @@
 #include "wick/ops/detach.h"
 #include "wick/ops/detach_.h"
 #include "wick/ops/empty.h"
+#include "wick/ops/empty_like_with.h"
+#include "wick/ops/is_contiguous.h"
 #include "wick/ops/item.h"
 #include "wick/ops/to.h"
 #include "wick/ops/to_bfloat16.h"
@@ -91,22 +93,35 @@ const Tensor& copy_(const Tensor& self, const Tensor& src) {
   return self;
 }
 
-Tensor to(const Tensor& self, DType dtype, bool /*non_blocking*/, bool copy) {
-  if (self.dtype() == dtype && !copy) return self;
-  Tensor result = empty(self.sizes(), dtype, self.device());
-  return copy_(result, self);
-}
+namespace {
 
-Tensor to(const Tensor& self, Device device, std::optional<DType> dtype, bool /*non_blocking*/, bool copy) {
-  const DType target = dtype.value_or(self.dtype());
+// self in `dtype` on `device`, laid out in memory_format (None: a contiguous copy); self itself where
+// nothing changes and no copy is asked for.
+Tensor converted(const Tensor& self, Device device, DType dtype, bool copy, std::optional<MemoryFormat> memory_format) {
   if (device.is_cuda()) cuda_runtime::check_available();
-  if (self.device() == device && self.dtype() == target && !copy) return self;
-  Tensor result = empty(self.sizes(), target, device);
+  const bool laid_out = !memory_format || *memory_format == MemoryFormat::Preserve ||
+                        is_contiguous(self, *memory_format);
+  if (self.device() == device && self.dtype() == dtype && !copy && laid_out) return self;
+  Tensor result = memory_format ? empty_like_with(self, dtype, device, memory_format)
+                                : empty(self.sizes(), dtype, device);
   return copy_(result, self);
 }
 
-Tensor to(const Tensor& self, const Tensor& other, bool non_blocking, bool copy) {
-  return to(self, other.device(), other.dtype(), non_blocking, copy);
+}  // namespace
+
+Tensor to(const Tensor& self, DType dtype, bool /*non_blocking*/, bool copy,
+          std::optional<MemoryFormat> memory_format) {
+  return converted(self, self.device(), dtype, copy, memory_format);
+}
+
+Tensor to(const Tensor& self, std::optional<Device> device, std::optional<DType> dtype, bool /*non_blocking*/,
+          bool copy, std::optional<MemoryFormat> memory_format) {
+  return converted(self, device.value_or(self.device()), dtype.value_or(self.dtype()), copy, memory_format);
+}
+
+Tensor to(const Tensor& self, const Tensor& other, bool /*non_blocking*/, bool copy,
+          std::optional<MemoryFormat> memory_format) {
+  return converted(self, other.device(), other.dtype(), copy, memory_format);
 }
 
 Tensor cpu(const Tensor& self) { return to(self, kCPU); }

@@ -146,6 +146,7 @@ Tensor random(IntArrayRef size, std::optional<DType> dtype, std::optional<Device
 // overlaps (a transpose, a permutation) lends its strides as they are; any other
 // (a slice with a step, an expanded tensor) gets dense strides that visit its
 // dims in the same order of stride, ties and 0 strides keeping the row-major order.
+// memory_format= asks for another layout instead (wick/memory_format.h).
 bool non_overlapping_and_dense(IntArrayRef sizes, IntArrayRef strides) {
   DimVector perm;
   for (size_t d = 0; d < sizes.size(); ++d) perm.push_back(int64_t(d));
@@ -199,15 +200,33 @@ DimVector dense_strides_like(IntArrayRef sizes, IntArrayRef strides) {
   return result;
 }
 
-// An uninitialised tensor shaped and laid out like `self`; dtype and device default to its own.
-Tensor like(const Tensor& self, std::optional<DType> dtype, std::optional<Device> device) {
-  WICK_CHECK_VALUE(self.defined(), "expected a tensor, got None");
-  Tensor result = empty(self.sizes(), dtype.value_or(self.dtype()), device.value_or(self.device()));
-  DimVector strides = dense_strides_like(self.sizes(), self.strides());
-  if (IntArrayRef(strides) != result.strides()) {
-    result.impl()->set_geometry(result.storage(), self.sizes().vec(), std::move(strides), 0);
+// An uninitialised contiguous tensor of `size`.
+Tensor empty_in(IntArrayRef size, DType dtype, Device device) {
+  const int64_t numel = checked_numel(size);
+  if (numel > int64_t(SIZE_MAX / 2) / itemsize(dtype)) {
+    throw OutOfMemoryError("the size " + shape_str(size) + " needs more bytes than memory can hold");
   }
-  return result;
+  Storage storage = allocate_storage(size_t(numel) * size_t(itemsize(dtype)), device);
+  return make_tensor(std::move(storage), dtype, size.vec(), contiguous_strides(size), 0);
+}
+
+// A new contiguous tensor laid out with `strides` instead: another dense layout of its sizes, over
+// the same elements.
+Tensor relaid(Tensor t, DimVector strides) {
+  if (IntArrayRef(strides) != t.strides()) t.impl()->set_geometry(t.storage(), t.sizes().vec(), std::move(strides), 0);
+  return t;
+}
+
+// An uninitialised tensor shaped like `self` and laid out in `memory_format` (None: self's layout,
+// Note [Strides of *_like results]); dtype and device default to its own.
+Tensor like(const Tensor& self, std::optional<DType> dtype, std::optional<Device> device,
+            std::optional<MemoryFormat> memory_format) {
+  WICK_CHECK_VALUE(self.defined(), "expected a tensor, got None");
+  const MemoryFormat format = memory_format.value_or(MemoryFormat::Preserve);
+  Tensor result = empty_in(self.sizes(), dtype.value_or(self.dtype()), device.value_or(self.device()));
+  if (format == MemoryFormat::Preserve && self.strides() == result.strides()) return result;  // row-major already
+  return relaid(std::move(result), format == MemoryFormat::Preserve ? dense_strides_like(self.sizes(), self.strides())
+                                                                    : memory_format_strides(self.sizes(), format));
 }
 
 // The value of element i of linspace (or of the exponents of logspace): PyTorch's formula, which
@@ -232,8 +251,9 @@ std::pair<double, double> exact_integer_range(DType d) {
 
 // rand_like or randn_like: the values random() gives for self's sizes, laid out like self; a
 // contiguous CPU result is filled in place, as random() fills its own.
-Tensor random_like(const Tensor& self, std::optional<DType> dtype, std::optional<Device> device, Fill fill) {
-  Tensor result = like(self, dtype, device);
+Tensor random_like(const Tensor& self, std::optional<DType> dtype, std::optional<Device> device,
+                   std::optional<MemoryFormat> memory_format, Fill fill) {
+  Tensor result = like(self, dtype, device, memory_format);
   WICK_CHECK_TYPE(is_floating(result.dtype()), "expected a floating-point dtype, got ",
                   dtype_name(result.dtype()));
   if (result.device().is_cpu() && result.is_contiguous()) {
@@ -245,14 +265,12 @@ Tensor random_like(const Tensor& self, std::optional<DType> dtype, std::optional
 
 }  // namespace
 
-Tensor empty(IntArrayRef size, std::optional<DType> dtype, std::optional<Device> device) {
-  const DType d = dtype.value_or(default_float());
-  const int64_t numel = checked_numel(size);
-  if (numel > int64_t(SIZE_MAX / 2) / itemsize(d)) {
-    throw OutOfMemoryError("the size " + shape_str(size) + " needs more bytes than memory can hold");
-  }
-  Storage storage = allocate_storage(size_t(numel) * size_t(itemsize(d)), resolve(device));
-  return make_tensor(std::move(storage), d, size.vec(), contiguous_strides(size), 0);
+Tensor empty(IntArrayRef size, std::optional<DType> dtype, std::optional<Device> device,
+             std::optional<MemoryFormat> memory_format) {
+  const MemoryFormat format = memory_format.value_or(MemoryFormat::Contiguous);
+  WICK_CHECK(format != MemoryFormat::Preserve, "preserve memory format is unsupported by the empty operator");
+  Tensor result = empty_in(size, dtype.value_or(default_float()), resolve(device));
+  return format == MemoryFormat::Contiguous ? result : relaid(std::move(result), memory_format_strides(size, format));
 }
 
 Tensor zeros(IntArrayRef size, std::optional<DType> dtype, std::optional<Device> device) {
@@ -469,29 +487,34 @@ Tensor randperm(int64_t n, std::optional<DType> dtype, std::optional<Device> dev
   return to(perm, target, d);
 }
 
-Tensor empty_like_with(const Tensor& self, std::optional<DType> dtype, std::optional<Device> device) {
-  return like(self, dtype, device);
+Tensor empty_like_with(const Tensor& self, std::optional<DType> dtype, std::optional<Device> device,
+                       std::optional<MemoryFormat> memory_format) {
+  return like(self, dtype, device, memory_format);
 }
 
-Tensor zeros_like(const Tensor& self, std::optional<DType> dtype, std::optional<Device> device) {
-  return zero_(like(self, dtype, device));
+Tensor zeros_like(const Tensor& self, std::optional<DType> dtype, std::optional<Device> device,
+                  std::optional<MemoryFormat> memory_format) {
+  return zero_(like(self, dtype, device, memory_format));
 }
 
-Tensor ones_like(const Tensor& self, std::optional<DType> dtype, std::optional<Device> device) {
-  return fill_(like(self, dtype, device), 1);
+Tensor ones_like(const Tensor& self, std::optional<DType> dtype, std::optional<Device> device,
+                 std::optional<MemoryFormat> memory_format) {
+  return fill_(like(self, dtype, device, memory_format), 1);
 }
 
 Tensor full_like(const Tensor& self, const Scalar& fill_value, std::optional<DType> dtype,
-                 std::optional<Device> device) {
-  return fill_(like(self, dtype, device), fill_value);
+                 std::optional<Device> device, std::optional<MemoryFormat> memory_format) {
+  return fill_(like(self, dtype, device, memory_format), fill_value);
 }
 
-Tensor rand_like(const Tensor& self, std::optional<DType> dtype, std::optional<Device> device) {
-  return random_like(self, dtype, device, fill_uniform);
+Tensor rand_like(const Tensor& self, std::optional<DType> dtype, std::optional<Device> device,
+                 std::optional<MemoryFormat> memory_format) {
+  return random_like(self, dtype, device, memory_format, fill_uniform);
 }
 
-Tensor randn_like(const Tensor& self, std::optional<DType> dtype, std::optional<Device> device) {
-  return random_like(self, dtype, device, fill_normal);
+Tensor randn_like(const Tensor& self, std::optional<DType> dtype, std::optional<Device> device,
+                  std::optional<MemoryFormat> memory_format) {
+  return random_like(self, dtype, device, memory_format, fill_normal);
 }
 
 }  // namespace wick

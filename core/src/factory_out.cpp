@@ -24,9 +24,17 @@ const Tensor& resized_out(const Tensor& out, IntArrayRef size, std::optional<DTy
 
 }  // namespace
 
-const Tensor& empty_out(const Tensor& out, IntArrayRef size, std::optional<DType> dtype,
-                        std::optional<Device> device) {
-  return resized_out(out, size, dtype, device);
+// out resized to `size`, then laid out in memory_format as PyTorch's resize_ lays it out.
+const Tensor& empty_out(const Tensor& out, IntArrayRef size, std::optional<DType> dtype, std::optional<Device> device,
+                        std::optional<MemoryFormat> memory_format) {
+  const MemoryFormat format = memory_format.value_or(MemoryFormat::Contiguous);
+  WICK_CHECK(format != MemoryFormat::Preserve, "preserve memory format is unsupported by the empty operator");
+  resized_out(out, size, dtype, device);
+  if (format != MemoryFormat::Contiguous && !is_contiguous_as(out.sizes(), out.strides(), format)) {
+    out.impl()->set_geometry(out.storage(), out.sizes().vec(), memory_format_strides(out.sizes(), format),
+                             out.storage_offset());
+  }
+  return out;
 }
 
 const Tensor& zeros_out(const Tensor& out, IntArrayRef size, std::optional<DType> dtype,

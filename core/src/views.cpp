@@ -10,9 +10,11 @@
 #include "wick/ops/contiguous.h"
 #include "wick/ops/copy_.h"
 #include "wick/ops/diagonal.h"
+#include "wick/ops/empty_like_with.h"
 #include "wick/ops/expand.h"
 #include "wick/ops/expand_as.h"
 #include "wick/ops/flatten.h"
+#include "wick/ops/is_contiguous.h"
 #include "wick/ops/movedim.h"
 #include "wick/ops/narrow.h"
 #include "wick/ops/permute.h"
@@ -112,7 +114,7 @@ Tensor reshape(const Tensor& self, IntArrayRef shape) {
     return make_view(self, std::move(sizes), std::move(*strides), self.storage_offset());
   }
   // No view fits: a fresh contiguous copy, which is nobody's view.
-  Tensor copy = clone(self);
+  Tensor copy = clone(self, MemoryFormat::Contiguous);
   DimVector strides = contiguous_strides(sizes);
   copy.impl()->set_geometry(copy.storage(), std::move(sizes), std::move(strides), 0);
   return copy;
@@ -383,8 +385,16 @@ Tensor movedim(const Tensor& self, IntArrayRef source, IntArrayRef destination) 
   return permute(self, order);
 }
 
-Tensor contiguous(const Tensor& self) { return self.is_contiguous() ? self : clone(self); }
+Tensor contiguous(const Tensor& self, std::optional<MemoryFormat> memory_format) {
+  const MemoryFormat format = memory_format.value_or(MemoryFormat::Contiguous);
+  if (is_contiguous(self, format)) return self;
+  WICK_CHECK(format != MemoryFormat::Preserve, "preserve memory format is unsupported by the contiguous operator");
+  return clone(self, format);
+}
 
-Tensor clone(const Tensor& self) { return copy_(empty_like(self), self); }
+// None keeps self's layout, as PyTorch's clone (Note [Strides of *_like results]).
+Tensor clone(const Tensor& self, std::optional<MemoryFormat> memory_format) {
+  return copy_(empty_like_with(self, std::nullopt, std::nullopt, memory_format), self);
+}
 
 }  // namespace wick

@@ -144,8 +144,9 @@ def _rewritten_after_edit(run_codegen, tmp_path: Path, file: str, old: str, new:
 def test_editing_a_doc_rewrites_only_the_method_tables(run_codegen, tmp_path: Path) -> None:
     """Changing one op's doc rewrites the PyMethodDef tables and the op's page of the manual, and nothing
     that core, kernels or wrappers compile."""
-    rewritten = _rewritten_after_edit(run_codegen, tmp_path, "shape.yaml", "doc: A contiguous copy of ``self``.",
-                                      "doc: A contiguous copy of ``self`` (edited).")
+    rewritten = _rewritten_after_edit(run_codegen, tmp_path, "shape.yaml",
+                                      "doc: A view of ``self`` with its dims reordered.",
+                                      "doc: A view of ``self`` with its dims reordered (edited).")
     assert rewritten == ["docs/reference/shape.rst", "python/method_tables.cpp"]
 
 

@@ -162,8 +162,8 @@ def test_text_signatures_read_as_the_declarations_do() -> None:
                                           "out=None)\n--\n\n")
     assert shown["method", "sum"] == "sum($self, dim=None, keepdim=False, *, dtype=None)\n--\n\n"
     assert shown["method", "size"] == "size($self, dim=None)\n--\n\n"
-    assert shown["method", "to"] == ("to($self, *args, dtype=None, non_blocking=False, copy=False, device=None, "
-                                     "other=None)\n--\n\n")
+    assert shown["method", "to"] == ("to($self, *args, dtype=None, non_blocking=False, copy=False, "
+                                     "memory_format=None, device=None, other=None)\n--\n\n")
     assert shown["function", "arange"] == ("arange($module, *args, end=None, dtype=None, device=None, "
                                            "requires_grad=False, start=None, step=1)\n--\n\n")
 

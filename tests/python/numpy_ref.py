@@ -741,8 +741,9 @@ def eye(n, m=None, dtype=None, device=None):
     return np.eye(n, m, dtype=dtype)
 
 
-def to(self, dtype=None, other=None, non_blocking=False, copy=False):
-    return self.astype(other.dtype if other is not None else dtype)
+def to(self, dtype=None, other=None, non_blocking=False, copy=False, memory_format=None, device=None):
+    target = other.dtype if other is not None else dtype
+    return self if target is None else self.astype(target)
 
 
 def float(self):

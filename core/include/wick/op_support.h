@@ -9,6 +9,7 @@
 #include "wick/array_ref.h"
 #include "wick/device.h"
 #include "wick/dtype.h"
+#include "wick/memory_format.h"
 #include "wick/scalar.h"
 #include "wick/structured.h"
 #include "wick/tensor.h"

@@ -44,9 +44,9 @@ def zero_grad_of(params, set_to_none):
             grad.zero_()
 
 
-def _parse_to(*args, device=None, dtype=None, non_blocking=False):
-    """The (device, dtype, non_blocking) of Module.to's forms: to(device=None, dtype=None, non_blocking=False),
-    to(dtype, non_blocking=False), to(tensor, non_blocking=False)."""
+def _parse_to(*args, device=None, dtype=None, non_blocking=False, memory_format=None):
+    """The (device, dtype, non_blocking, memory_format) of Module.to's forms: to(device=None, dtype=None,
+    non_blocking=False, *, memory_format=None), to(dtype, non_blocking=False), to(tensor, non_blocking=False)."""
     args = list(args)
     if args and isinstance(args[0], wick.Tensor):
         other = args.pop(0)
@@ -61,7 +61,9 @@ def _parse_to(*args, device=None, dtype=None, non_blocking=False):
         non_blocking = args.pop(0)
     if args:
         raise TypeError(f"to() received {len(args)} unexpected positional argument(s)")
-    return (None if device is None else wick.device(device)), dtype, non_blocking
+    if memory_format is not None and not isinstance(memory_format, wick.memory_format):
+        raise TypeError(f"to(): memory_format must be a wick.memory_format, not {type(memory_format).__name__}")
+    return (None if device is None else wick.device(device)), dtype, non_blocking, memory_format
 
 
 class Module:
@@ -425,18 +427,20 @@ class Module:
                 self._buffers[key] = fn(buf)
 
     def to(self, *args, **kwargs):
-        """to(device=None, dtype=None, non_blocking=False), to(dtype, non_blocking=False),
+        """to(device=None, dtype=None, non_blocking=False, *, memory_format=None), to(dtype, non_blocking=False),
         to(tensor, non_blocking=False) -> self
 
-        Moves the parameters and buffers to `device` and casts the floating-point ones to `dtype`. Those
-        that change are new tensors: make the optimizer after moving the model.
+        Moves the parameters and buffers to `device` and casts the floating-point ones to `dtype`; memory_format
+        (wick.channels_last...) lays out those of 4 or 5 dims. Those that change are new tensors: make the
+        optimizer after moving the model.
         """
-        device, dtype, non_blocking = _parse_to(*args, **kwargs)
+        device, dtype, non_blocking, memory_format = _parse_to(*args, **kwargs)
         if dtype is not None and not dtype.is_floating_point:
             raise TypeError(f"nn.Module.to only accepts floating point dtypes, but got desired dtype={dtype}")
 
         def convert(t):
-            return t.to(device or t.device, dtype if t.dtype.is_floating_point else None, non_blocking)
+            laid_out = {"memory_format": memory_format} if memory_format is not None and t.dim() in (4, 5) else {}
+            return t.to(device or t.device, dtype if t.dtype.is_floating_point else None, non_blocking, **laid_out)
         return self._apply(convert)
 
     def cpu(self):

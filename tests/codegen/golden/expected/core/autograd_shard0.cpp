@@ -346,15 +346,15 @@ const Tensor& mm_out(const Tensor& out, const Tensor& self, const Tensor& mat2) 
   return out;
 }
 
-Tensor contiguous(const Tensor& self) {
+Tensor contiguous(const Tensor& self, std::optional<MemoryFormat> memory_format) {
   if (!((any_requires_grad({&self})) && is_grad_enabled())) {
-    return ::wick::contiguous(self);
+    return ::wick::contiguous(self, memory_format);
   }
   const auto node = std::make_shared<ContiguousBackward0>();
   std::vector<Edge> edges;
   collect_next_edges(edges, self);
   node->set_next_edges(std::move(edges));
-  Tensor result = ::wick::contiguous(self);
+  Tensor result = ::wick::contiguous(self, memory_format);
   if (result.is_same(self)) return result;  // the op handed back an input: nothing to record
   node->add_input_metadata(result);
   set_history(result, node, 0);

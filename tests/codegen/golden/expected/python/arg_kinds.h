@@ -24,6 +24,7 @@ enum class ArgKind : uint8_t {
   OptionalTensorList,
   String,
   Generator,
+  MemoryFormat,
 };
 
 constexpr const char* kArgKindNames[] = {
@@ -40,8 +41,9 @@ constexpr const char* kArgKindNames[] = {
     "tuple of (Tensor or None)",
     "str",
     "wick.Generator",
+    "wick.memory_format",
 };
-static_assert(std::size(kArgKindNames) == 13, "a name for each ArgKind");
+static_assert(std::size(kArgKindNames) == 14, "a name for each ArgKind");
 
 }  // namespace python
 }  // namespace wick

@@ -106,18 +106,27 @@ PyObject* TensorMethod_add_(PyObject* self, PyObject* const* args, Py_ssize_t na
 }
 
 constexpr ParamSpec kTensorMethod_contiguous_0[] = {
-    {nullptr, ArgKind::Object, false, false, DefaultKind::Required, 0},
+    {"memory_format", ArgKind::MemoryFormat, true, true, DefaultKind::None, 0},
 };
 constexpr SignatureSpec kTensorMethod_contiguous_sigs[] = {
-    {kTensorMethod_contiguous_0, 0, "()"},
+    {kTensorMethod_contiguous_0, 1, "(*, wick.memory_format memory_format=None)"},
 };
 
-PyObject* TensorMethod_contiguous(PyObject* self, PyObject* /*unused*/) {
+PyObject* TensorMethod_contiguous(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  static const ArgParser parser("contiguous", kTensorMethod_contiguous_sigs, 1);
   return guarded("contiguous", [&]() -> PyObject* {
-    const Tensor& self_ = unpack_tensor(self);
-    Tensor result;
-    { NoGil nogil(worth_releasing({&self_}), {&self_}); result = nogil.restore(wick::autograd::ops::contiguous(nogil(self_))); }
-    return wrap(std::move(result));
+    ParsedArgs r;
+    switch (parser.parse(args, nargs, kwnames, r)) {
+      case 0: {
+        const Tensor& self_ = unpack_tensor(self);
+        std::optional<MemoryFormat> a0 = r.memory_format_optional(0);
+        Tensor result;
+        { NoGil nogil(worth_releasing({&self_}), {&self_}); result = nogil.restore(wick::autograd::ops::contiguous(nogil(self_), a0)); }
+        return wrap(std::move(result));
+      }
+      default:
+        return nullptr;
+    }
   });
 }
 

@@ -10,7 +10,7 @@ namespace python {
 
 PyObject* TensorMethod_add(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames);
 PyObject* TensorMethod_add_(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames);
-PyObject* TensorMethod_contiguous(PyObject* self, PyObject* unused);
+PyObject* TensorMethod_contiguous(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames);
 PyObject* TensorMethod_div(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames);
 PyObject* TensorMethod_fill_(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames);
 PyObject* TensorMethod_index_put_(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames);
@@ -40,8 +40,8 @@ PyMethodDef tensor_methods[] = {
      "add($self, other, *, alpha=1)\n--\n\nAdds ``other``, scaled by ``alpha``, to ``self``.\n\nSignatures:\n    add(Tensor other, *, Number alpha=1) -> Tensor\n    add(Number other, *, Number alpha=1) -> Tensor\n\nExamples:\n    >>> wick.add(wick.tensor([1, 2]), wick.tensor([10, 20]), alpha=2)\n    tensor([21, 42])\n    >>> x = wick.ones(2)\n    >>> x.add_(1) is x\n    True"},
     {"add_", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(TensorMethod_add_)), METH_FASTCALL | METH_KEYWORDS,
      "add_($self, other, *, alpha=1)\n--\n\nIn-place form of add(). Adds ``other``, scaled by ``alpha``, to ``self``.\n\nSignatures:\n    add_(Tensor other, *, Number alpha=1) -> Tensor\n    add_(Number other, *, Number alpha=1) -> Tensor\n\nExamples:\n    >>> wick.add(wick.tensor([1, 2]), wick.tensor([10, 20]), alpha=2)\n    tensor([21, 42])\n    >>> x = wick.ones(2)\n    >>> x.add_(1) is x\n    True"},
-    {"contiguous", TensorMethod_contiguous, METH_NOARGS,
-     "contiguous($self)\n--\n\n``self`` if it is contiguous, else a contiguous copy.\n\nSignatures:\n    contiguous() -> Tensor"},
+    {"contiguous", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(TensorMethod_contiguous)), METH_FASTCALL | METH_KEYWORDS,
+     "contiguous($self, *, memory_format=None)\n--\n\n``self`` if it is contiguous, else a contiguous copy.\n\nSignatures:\n    contiguous(*, wick.memory_format memory_format=None) -> Tensor"},
     {"div", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(TensorMethod_div)), METH_FASTCALL | METH_KEYWORDS,
      "div($self, other, *, rounding_mode=None)\n--\n\nDivides ``self`` by ``other``, rounded as ``rounding_mode`` says.\n\nSignatures:\n    div(Tensor other, *, str rounding_mode=None) -> Tensor"},
     {"fill_", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(TensorMethod_fill_)), METH_FASTCALL | METH_KEYWORDS,

@@ -44,8 +44,8 @@ Tensor mm(const Tensor& self, const Tensor& mat2);
 // mm(Tensor self, Tensor mat2) -> Tensor [out]
 const Tensor& mm_out(const Tensor& out, const Tensor& self, const Tensor& mat2);
 
-// contiguous(Tensor self) -> Tensor
-Tensor contiguous(const Tensor& self);
+// contiguous(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor
+Tensor contiguous(const Tensor& self, std::optional<MemoryFormat> memory_format = std::nullopt);
 
 // sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)
 std::tuple<Tensor, Tensor> sort(const Tensor& self, int64_t dim = -1, bool descending = false);

@@ -8,7 +8,7 @@
 
 namespace wick {
 
-// contiguous(Tensor self) -> Tensor
-Tensor contiguous(const Tensor& self);
+// contiguous(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor
+Tensor contiguous(const Tensor& self, std::optional<MemoryFormat> memory_format = std::nullopt);
 
 }  // namespace wick
