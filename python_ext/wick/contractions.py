@@ -1,19 +1,22 @@
 """wick.contractions: tensor contractions composed of declared ops: einsum, tensordot, kron, inner, trace, cdist and
 chained products, as PyTorch's functions of the same names. Two operands meet in one matrix product (bmm or mm) of
-permuted and reshaped views, so autograd sees through each of them."""
+permuted and reshaped views, so autograd sees through each of them. Also the linear algebra PyTorch has outside
+torch.linalg: svd and matrix_power."""
 import functools
 import math
 import string
 import warnings
 
 from wick import _C, linalg
-from wick._arguments import _argument_error, _float, _int, _int_list, _scalar_type, _tensor, _tensor_list, _wrap_dim
+from wick._arguments import (_argument_error, _bool, _float, _int, _int_list, _scalar_type, _tensor, _tensor_list,
+                             _wrap_dim, _written_fields)
 from wick.functional import broadcast_shapes
 from wick.linalg import _check_product
+from wick.return_types import named_tuple
 
-__all__ = ["einsum", "tensordot", "kron", "inner", "trace", "cdist", "chain_matmul", "cross"]
+__all__ = ["einsum", "tensordot", "kron", "inner", "trace", "cdist", "chain_matmul", "cross", "svd", "matrix_power"]
 # Tensor methods that are these functions with the tensor first: x.name(...) is name(x, ...).
-METHODS: tuple = ("kron", "inner", "trace", "cross")
+METHODS: tuple = ("kron", "inner", "trace", "cross", "svd", "matrix_power")
 
 
 @functools.lru_cache(maxsize=None)
@@ -459,3 +462,21 @@ def cross(input, other, dim=None):
             raise RuntimeError("no dimension of size 3 in input")
     dim = _int("cross", "dim", 3, dim)
     return linalg.cross(input, other, dim=dim)
+
+
+_svd = named_tuple("svd", ("U", "S", "V"))
+
+
+def svd(input, some=True, compute_uv=True, *, out=None):
+    """svd(input, some=True, compute_uv=True, *, out=None) -> (Tensor U, Tensor S, Tensor V)
+
+    torch.svd: U @ diag(S) @ V.mT == input for each matrix of input, S descending, with V rather than its
+    transpose (prefer linalg.svd); U and V square unless some; without compute_uv, square matrices of zeros."""
+    input = _tensor("svd", "input", 1, input)
+    some, compute_uv = _bool("svd", "some", 2, some), _bool("svd", "compute_uv", 3, compute_uv)
+    return _written_fields("svd", _svd(*_C._svd(input, some, compute_uv)), out, input)
+
+
+def matrix_power(input, n):
+    """matrix_power(input, n) -> Tensor: linalg.matrix_power."""
+    return linalg.matrix_power(input, n)

@@ -1,10 +1,10 @@
 """wick.contractions as type checkers see it (wick/contractions.py)."""
-from typing import Any, List, Optional, Sequence, Tuple, Union, overload
+from typing import Any, List, NamedTuple, Optional, Sequence, Tuple, Union, overload
 
 from wick._C import TensorBase
 from wick._tensor import Tensor
 
-__all__ = ["einsum", "tensordot", "kron", "inner", "trace", "cdist", "chain_matmul", "cross"]
+__all__ = ["einsum", "tensordot", "kron", "inner", "trace", "cdist", "chain_matmul", "cross", "svd", "matrix_power"]
 METHODS: Tuple[str, ...]
 
 # A sublist of einsum's sublist form: label numbers in [0, 52), and Ellipsis for '...'.
@@ -24,3 +24,12 @@ def trace(input: TensorBase) -> Tensor: ...
 def cdist(x1: TensorBase, x2: TensorBase, p: float = ..., compute_mode: str = ...) -> Tensor: ...
 def chain_matmul(*matrices: TensorBase) -> Tensor: ...
 def cross(input: TensorBase, other: TensorBase, dim: Optional[int] = ...) -> Tensor: ...
+
+class _svd(NamedTuple):
+    U: Tensor
+    S: Tensor
+    V: Tensor
+
+def svd(input: TensorBase, some: bool = ..., compute_uv: bool = ..., *,
+        out: Optional[Sequence[TensorBase]] = ...) -> _svd: ...
+def matrix_power(input: TensorBase, n: int) -> Tensor: ...

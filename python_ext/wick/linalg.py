@@ -2,7 +2,6 @@
 products of batches of vectors, matrix powers and chained matrix products, and the decompositions and solvers of
 declarations/linalg_lapack.yaml (LAPACK), with PyTorch's checks and errors.
 """
-import collections
 import ctypes
 import math
 import operator
@@ -11,6 +10,7 @@ from wick import _C
 from wick._arguments import (_bool, _dtype, _int, _int_list, _is_int, _number, _scalar_type, _tensor, _tensor_sequence,
                              _wrap_dim)
 from wick.functional import broadcast_shapes
+from wick.return_types import named_tuple
 from wick.type_info import promote_types
 
 __all__ = ["vector_norm", "matrix_norm", "norm", "cross", "vecdot", "matrix_power", "multi_dot", "inv", "solve", "det",
@@ -317,18 +317,11 @@ class LinAlgError(RuntimeError):
     __module__ = "wick.linalg"
 
 
-def _named_tuple(name, fields):
-    """A result type of torch.return_types that no declaration gives wick (PyTorch's field names)."""
-    result = collections.namedtuple(name, fields)
-    result.__module__ = "wick.return_types"
-    return result
-
-
-_slogdet_result = _named_tuple("linalg_slogdet", ["sign", "logabsdet"])
-_qr_result = _named_tuple("linalg_qr", ["Q", "R"])
-_eigh_result = _named_tuple("linalg_eigh", ["eigenvalues", "eigenvectors"])
-_svd_result = _named_tuple("linalg_svd", ["U", "S", "Vh"])
-_lstsq_result = _named_tuple("linalg_lstsq", ["solution", "residuals", "rank", "singular_values"])
+_slogdet_result = named_tuple("linalg_slogdet", ["sign", "logabsdet"])
+_qr_result = named_tuple("linalg_qr", ["Q", "R"])
+_eigh_result = named_tuple("linalg_eigh", ["eigenvalues", "eigenvectors"])
+_svd_result = named_tuple("linalg_svd", ["U", "S", "Vh"])
+_lstsq_result = named_tuple("linalg_lstsq", ["solution", "residuals", "rank", "singular_values"])
 
 
 def _check_lapack(function, A, square=True):

@@ -1,5 +1,6 @@
 """wick.pointwise_functions: elementwise functions that are compositions of declared ops, as PyTorch's functions of the
-same names: powers in float64, multiplying by and splitting off powers of two, and the realness test.
+same names: powers in float64, multiplying by and splitting off powers of two, the realness test, positive, and
+the in-place comparisons and logical ops (x.lt_(y) writes x < y into x, in x's dtype), and apply_.
 
     >>> wick.float_power(wick.tensor([2, 3]), 2)
     tensor([4., 9.], dtype=wick.float64)
@@ -14,13 +15,18 @@ import math
 from wick import _C
 from wick._arguments import _scalar_type, _tensor
 from wick.autograd import no_grad
-from wick.reduction_functions import _result_type
+from wick.return_types import named_tuple
 
-__all__ = ["float_power", "ldexp", "frexp", "isreal"]
-# Tensor methods that are these functions with the tensor first: x.name(...) is name(x, ...).
-METHODS: tuple = ("float_power", "float_power_", "ldexp", "ldexp_", "frexp", "isreal")
+__all__ = ["float_power", "ldexp", "frexp", "isreal", "positive"]
+# Tensor methods that are these functions with the tensor first: x.name(...) is name(x, ...). The build reads
+# this tuple as a literal; the in-place comparisons and logical ops (eq_ ... logical_not_) are made below.
+METHODS: tuple = ("float_power", "float_power_", "ldexp", "ldexp_", "frexp", "isreal", "positive", "apply_", "eq_",
+                  "ne_", "lt_", "le_", "gt_", "ge_", "greater_", "greater_equal_", "less_", "less_equal_",
+                  "not_equal_", "logical_and_", "logical_or_", "logical_xor_", "logical_not_")
+# The declared ops with a bool result whose in-place forms are among these methods.
+_PREDICATES = tuple(name[:-1] for name in METHODS[METHODS.index("eq_"):])
 
-_frexp = _result_type("frexp", ("mantissa", "exponent"))
+_frexp = named_tuple("frexp", ("mantissa", "exponent"))
 
 
 def _number_or_tensor(function, name, position, value):
@@ -146,3 +152,44 @@ def isreal(input):
     """isreal(input) -> Tensor: whether each element is real, a bool tensor of input's shape: all true, as wick's
     dtypes are all real."""
     return _C.ones_like(_tensor("isreal", "input", 1, input), dtype=_C.bool)
+
+
+def positive(input):
+    """positive(input) -> Tensor: input itself; a bool tensor is refused, as in PyTorch."""
+    input = _tensor("positive", "input", 1, input)
+    if input.dtype is _C.bool:
+        raise TypeError("The `+` operator, on a bool tensor is not supported.")
+    return input
+
+
+def _predicate_in_place(name):
+    """x.<name>_(*args): x holding <name>(x, *args), true as 1 and false as 0 in x's dtype, as PyTorch's in-place
+    comparisons; the result must have x's shape."""
+    op = getattr(_C, name)
+
+    def method(self, *args, **kwargs):
+        result = op(self, *args, **kwargs)
+        if result.shape != self.shape:
+            raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the broadcast shape "
+                               f"{list(result.shape)}")
+        return self.copy_(result)
+    method.__name__ = method.__qualname__ = name + "_"
+    method.__doc__ = f"{name}_(*args) -> Tensor: {name}(self, *args) in place, in self's dtype."
+    return method
+
+
+globals().update({name + "_": _predicate_in_place(name) for name in _PREDICATES})
+
+
+def apply_(input, callable):
+    """apply_(callable) -> Tensor: each element of input replaced by callable(element), a Python number, in place;
+    CPU tensors only, and slow, as in PyTorch."""
+    input = _tensor("apply_", "input", 1, input)
+    if not builtins.callable(callable):
+        raise TypeError(f"apply_(): argument 'callable' must be callable, not {type(callable).__name__}")
+    if input.device.type != "cpu":
+        raise TypeError("apply_ is only implemented on CPU tensors")
+    values = [callable(v) for v in input.reshape(-1).tolist()]
+    with no_grad():
+        input.copy_(_C.tensor(values, dtype=input.dtype).reshape(input.shape))
+    return input

@@ -12,7 +12,6 @@ Each is made of declared ops, so autograd sees through the differentiable ones; 
 (the scans and the binary search loop over log2(n) steps, each one op on all elements at once).
 """
 import builtins
-import collections
 import math
 import numbers
 import operator
@@ -21,6 +20,7 @@ from wick import _C
 from wick._arguments import (_argument_error, _bool, _float, _int, _is_int, _number, _scalar_type, _tensor,
                              _wrap_dim, _written, _written_fields)
 from wick.autograd import no_grad
+from wick.return_types import named_tuple
 from wick.functional import broadcast_tensors
 
 __all__ = ["std_mean", "var_mean", "nansum", "nanmean", "count_nonzero", "aminmax", "diff", "quantile",
@@ -35,23 +35,11 @@ def _not_implemented(kernel, dtype):
     return RuntimeError(f'"{kernel}" not implemented for \'{_scalar_type(dtype)}\'')
 
 
-def _result_type(name, fields):
-    """A named tuple as torch.return_types.<name>: the fields by name or by position, repr one field a line. Pickle
-    finds it as the private name this module binds it to."""
-    def __repr__(self):
-        return f"wick.return_types.{name}(" + ",".join(f"\n{f}={v!r}" for f, v in zip(fields, self)) + ")"
-
-    cls = collections.namedtuple(name, fields, module=__name__)
-    cls.__qualname__ = f"_{name}"
-    cls.__repr__ = __repr__
-    return cls
-
-
-_aminmax = _result_type("aminmax", ("min", "max"))
-_cummax = _result_type("cummax", ("values", "indices"))
-_cummin = _result_type("cummin", ("values", "indices"))
-_histogram = _result_type("histogram", ("hist", "bin_edges"))
-_mode = _result_type("mode", ("values", "indices"))
+_aminmax = named_tuple("aminmax", ("min", "max"))
+_cummax = named_tuple("cummax", ("values", "indices"))
+_cummin = named_tuple("cummin", ("values", "indices"))
+_histogram = named_tuple("histogram", ("hist", "bin_edges"))
+_mode = named_tuple("mode", ("values", "indices"))
 
 
 def _promoted(a, b):

@@ -6,6 +6,7 @@ take the test run down. A recipe is a tuple whose first item says what it builds
 
     ("lit", v)                         v itself: an int, float, bool, None, str, bytes, slice, Ellipsis
     ("dtype", name), ("device", text)  wick.<name>, wick.device(text)
+    ("memory_format", name)            wick.<name>: contiguous_format, channels_last ...
     ("generator", seed)                wick.Generator().manual_seed(seed)
     ("np_scalar", type, v)             numpy.<type>(v)
     ("np_array", type, shape, layout)  a small NumPy array: arange(...) cast to <type>; layout c, reversed or 0-d view
@@ -293,7 +294,7 @@ def build(recipe, owner=None, lib=wick):
     tag = recipe[0]
     if tag == "lit":
         return recipe[1]
-    if tag == "dtype":
+    if tag in ("dtype", "memory_format"):
         return getattr(lib, recipe[1])
     if tag == "device":
         return wick.device(recipe[1])
@@ -340,7 +341,7 @@ def describe(recipe):
     if tag == "lit":
         v = recipe[1]
         return f"float('{v}')" if isinstance(v, float) and not math.isfinite(v) else repr(v)
-    if tag == "dtype":
+    if tag in ("dtype", "memory_format"):
         return f"wick.{recipe[1]}"
     if tag == "device":
         return f"wick.device({recipe[1]!r})"

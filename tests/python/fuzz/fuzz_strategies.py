@@ -108,6 +108,8 @@ strings = st.sampled_from(STRINGS).map(lit)
 dtypes = st.sampled_from(DTYPES).map(lambda d: ("dtype", d))
 devices = st.sampled_from(("cpu", "cuda", "cuda:1", "cpu:0")).map(lambda d: ("device", d))
 generators = st.integers(0, 2**64 - 1).map(lambda seed: ("generator", seed))
+memory_formats = st.sampled_from(("contiguous_format", "preserve_format", "channels_last", "channels_last_3d")).map(
+    lambda name: ("memory_format", name))
 np_ints = st.tuples(st.just("np_scalar"), st.sampled_from(NP_INT_TYPES), st.integers(0, 5))
 np_floats = st.tuples(st.just("np_scalar"), st.sampled_from(NP_FLOAT_TYPES),
                       st.sampled_from((0.0, 2.0, -1.5, math.nan)))
@@ -162,6 +164,7 @@ BY_TYPE = {
     "ScalarType": st.one_of(dtypes, strings),
     "Device": st.one_of(devices, strings, ints),
     "Generator": st.one_of(generators, ints, strings, hostile_any),
+    "MemoryFormat": st.one_of(memory_formats, dtypes, strings, hostile_any),
     "str": strings,
     "object": anything,
 }
@@ -518,6 +521,7 @@ PLAIN_BY_TYPE = {
     "ScalarType": dtypes,
     "Device": st.just(lit("cpu")),
     "Generator": none,  # the default generator: PyTorch's draws differ from Wick's whatever the seed
+    "MemoryFormat": memory_formats,
     "str": strings,
     "object": st.one_of(edge_heavy_ints, plain_tensors),
 }
