@@ -140,8 +140,11 @@ ArgParser::ArgParser(const char* name, const SignatureSpec* sigs, int nsigs)
   }
 }
 
+// Sizes and dims as varargs (x.view(2, 3), x.permute(1, 0)) where the only positional parameter is an int list,
+// as in PyTorch; not an optional one, which holds reduction dims (x.var(0, 1) is no var over dims 0 and 1).
 bool ArgParser::sizes_as_varargs(int s, PyObject* const* args, Py_ssize_t nargs) const {
-  if (npos_[s] != 1 || sigs_[s].params[0].kind != ArgKind::IntList) return false;
+  const ParamSpec& first = sigs_[s].params[0];
+  if (npos_[s] != 1 || first.kind != ArgKind::IntList || first.optional) return false;
   for (Py_ssize_t i = 0; i < nargs; ++i) {
     if (!is_int(args[i])) return false;
   }

@@ -971,3 +971,14 @@ def adaptive_max_pool2d(input, output_size, return_indices=False):
     if not return_indices:
         return values
     return values, positions.expand(windows.shape).gather(-1, first).squeeze(-1)
+
+
+# The functions of the private modules below import helpers from this one: they come last, once those exist.
+from wick.nn._activation_functions import *  # noqa: E402,F401,F403
+from wick.nn._activation_functions import __all__ as _activation_all  # noqa: E402
+from wick.nn._loss_functions import *  # noqa: E402,F401,F403
+from wick.nn._loss_functions import __all__ as _loss_all  # noqa: E402
+from wick.nn._sampling_functions import *  # noqa: E402,F401,F403
+from wick.nn._sampling_functions import __all__ as _sampling_all  # noqa: E402
+
+__all__ += [*_activation_all, *_loss_all, *_sampling_all]

@@ -42,20 +42,14 @@ class Adam(Optimizer):
         decoupled = self._decoupled_weight_decay
         for group in self.param_groups:
             lr, (beta1, beta2), eps = group["lr"], group["betas"], group["eps"]
-            weight_decay, amsgrad, maximize = group["weight_decay"], group["amsgrad"], group["maximize"]
-            for p in group["params"]:
-                grad = p.grad
-                if grad is None:
-                    continue
-                state = self.state[p]
+            weight_decay, amsgrad = group["weight_decay"], group["amsgrad"]
+            for p, grad, state in self._gradients(group):
                 if not state:
                     state["step"] = wick.tensor(0.0)
                     state["exp_avg"] = wick.zeros_like(p)
                     state["exp_avg_sq"] = wick.zeros_like(p)
                     if amsgrad:
                         state["max_exp_avg_sq"] = wick.zeros_like(p)
-                if maximize:
-                    grad = -grad
                 if weight_decay != 0:
                     if decoupled:
                         p.mul_(1 - lr * weight_decay)

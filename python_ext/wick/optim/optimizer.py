@@ -119,6 +119,13 @@ class Optimizer:
         """The subclass's update of the parameters, run without grad."""
         raise NotImplementedError
 
+
+    def _gradients(self, group):
+        """(p, grad, state) for each parameter of `group` that has a gradient: grad is negated where the group
+        maximizes, and state (self.state[p]) is empty on a parameter's first step."""
+        for p in group["params"]:
+            if p.grad is not None:
+                yield p, -p.grad if group.get("maximize") else p.grad, self.state[p]
     def state_dict(self):
         """state_dict() -> dict
 

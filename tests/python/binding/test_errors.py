@@ -54,6 +54,18 @@ def test_sizes_as_varargs_must_all_be_ints(x):
         wick.zeros(2, 3.0)
 
 
+@pytest.mark.parametrize("call", [lambda m: m.ones(2, 3).var(0, 1), lambda m: m.ones(2, 3).std(0, 1),
+                                  lambda m: m.ones(2, 3).nansum(0, 1)])
+def test_reduction_dims_are_no_varargs(call):
+    """An optional int list holds reduction dims, which PyTorch takes only as one argument."""
+    torch = pytest.importorskip("torch")
+    with pytest.raises(TypeError):
+        call(torch)
+    with pytest.raises(TypeError):
+        call(wick)
+    assert wick.ones(2, 3).var((0, 1)).shape == () and wick.ones(2, 3, 4).permute(2, 0, 1).shape == (4, 2, 3)
+
+
 def test_numpy_scalars_are_numbers(x):
     np = pytest.importorskip("numpy")
     assert x.add(np.float32(1.5)).tolist() == [2.5] * 3

@@ -1,11 +1,14 @@
-"""wick.nn.modules.loss: the losses as modules: L1Loss, MSELoss, NLLLoss, CrossEntropyLoss, BCELoss and
-BCEWithLogitsLoss. Each forward is wick.nn.functional's."""
+"""wick.nn.modules.loss: the losses as modules: L1Loss, MSELoss, NLLLoss, CrossEntropyLoss, BCELoss,
+BCEWithLogitsLoss, SmoothL1Loss, HuberLoss, KLDivLoss, MarginRankingLoss, SoftMarginLoss, HingeEmbeddingLoss,
+TripletMarginLoss and PoissonNLLLoss. Each forward is wick.nn.functional's."""
 import warnings
 
 from wick.nn import functional as F
 from wick.nn.modules.module import Module
 
-__all__ = ["L1Loss", "MSELoss", "NLLLoss", "CrossEntropyLoss", "BCELoss", "BCEWithLogitsLoss"]
+__all__ = ["L1Loss", "MSELoss", "NLLLoss", "CrossEntropyLoss", "BCELoss", "BCEWithLogitsLoss", "SmoothL1Loss",
+           "HuberLoss", "KLDivLoss", "MarginRankingLoss", "SoftMarginLoss", "HingeEmbeddingLoss", "TripletMarginLoss",
+           "PoissonNLLLoss"]
 
 
 def _legacy_reduction(size_average, reduce):
@@ -104,3 +107,117 @@ class BCEWithLogitsLoss(_Loss):
     def forward(self, input, target):
         return F.binary_cross_entropy_with_logits(input, target, self.weight, pos_weight=self.pos_weight,
                                                   reduction=self.reduction)
+
+
+class SmoothL1Loss(_Loss):
+    """SmoothL1Loss(size_average=None, reduce=None, reduction='mean', beta=1.0)
+
+    0.5 * d ** 2 / beta where |d| < beta, else |d| - 0.5 * beta, for d = input - target; reduced.
+    """
+
+    def __init__(self, size_average=None, reduce=None, reduction="mean", beta=1.0):
+        super().__init__(size_average, reduce, reduction)
+        self.beta = beta
+
+    def forward(self, input, target):
+        return F.smooth_l1_loss(input, target, reduction=self.reduction, beta=self.beta)
+
+
+class HuberLoss(_Loss):
+    """HuberLoss(reduction='mean', delta=1.0)
+
+    0.5 * d ** 2 where |d| < delta, else delta * (|d| - 0.5 * delta), for d = input - target; reduced.
+    """
+
+    def __init__(self, reduction="mean", delta=1.0):
+        super().__init__(reduction=reduction)
+        self.delta = delta
+
+    def forward(self, input, target):
+        return F.huber_loss(input, target, reduction=self.reduction, delta=self.delta)
+
+
+class KLDivLoss(_Loss):
+    """KLDivLoss(size_average=None, reduce=None, reduction='mean', log_target=False)
+
+    target * (log(target) - input), from log-probabilities (target's too with log_target), reduced; 'batchmean'
+    divides the sum by the batch size.
+    """
+
+    def __init__(self, size_average=None, reduce=None, reduction="mean", log_target=False):
+        super().__init__(size_average, reduce, reduction)
+        self.log_target = log_target
+
+    def forward(self, input, target):
+        return F.kl_div(input, target, reduction=self.reduction, log_target=self.log_target)
+
+
+class MarginRankingLoss(_Loss):
+    """MarginRankingLoss(margin=0.0, size_average=None, reduce=None, reduction='mean')
+
+    max(0, -target * (input1 - input2) + margin), reduced.
+    """
+
+    def __init__(self, margin=0.0, size_average=None, reduce=None, reduction="mean"):
+        super().__init__(size_average, reduce, reduction)
+        self.margin = margin
+
+    def forward(self, input1, input2, target):
+        return F.margin_ranking_loss(input1, input2, target, margin=self.margin, reduction=self.reduction)
+
+
+class SoftMarginLoss(_Loss):
+    """SoftMarginLoss(size_average=None, reduce=None, reduction='mean'): log(1 + exp(-target * input)), reduced."""
+
+    def forward(self, input, target):
+        return F.soft_margin_loss(input, target, reduction=self.reduction)
+
+
+class HingeEmbeddingLoss(_Loss):
+    """HingeEmbeddingLoss(margin=1.0, size_average=None, reduce=None, reduction='mean')
+
+    input where target is 1, max(0, margin - input) where it is -1, reduced.
+    """
+
+    def __init__(self, margin=1.0, size_average=None, reduce=None, reduction="mean"):
+        super().__init__(size_average, reduce, reduction)
+        self.margin = margin
+
+    def forward(self, input, target):
+        return F.hinge_embedding_loss(input, target, margin=self.margin, reduction=self.reduction)
+
+
+class TripletMarginLoss(_Loss):
+    """TripletMarginLoss(margin=1.0, p=2.0, eps=1e-06, swap=False, size_average=None, reduce=None,
+    reduction='mean')
+
+    max(0, margin + d(anchor, positive) - d(anchor, negative)), d the p-norm pairwise distance; reduced.
+    """
+
+    def __init__(self, margin=1.0, p=2.0, eps=1e-6, swap=False, size_average=None, reduce=None, reduction="mean"):
+        super().__init__(size_average, reduce, reduction)
+        self.margin = margin
+        self.p = p
+        self.eps = eps
+        self.swap = swap
+
+    def forward(self, anchor, positive, negative):
+        return F.triplet_margin_loss(anchor, positive, negative, margin=self.margin, p=self.p, eps=self.eps,
+                                     swap=self.swap, reduction=self.reduction)
+
+
+class PoissonNLLLoss(_Loss):
+    """PoissonNLLLoss(log_input=True, full=False, size_average=None, eps=1e-08, reduce=None, reduction='mean')
+
+    exp(input) - target * input (log_input), or input - target * log(input + eps); full adds Stirling's term.
+    """
+
+    def __init__(self, log_input=True, full=False, size_average=None, eps=1e-8, reduce=None, reduction="mean"):
+        super().__init__(size_average, reduce, reduction)
+        self.log_input = log_input
+        self.full = full
+        self.eps = eps
+
+    def forward(self, log_input, target):
+        return F.poisson_nll_loss(log_input, target, log_input=self.log_input, full=self.full, eps=self.eps,
+                                  reduction=self.reduction)

@@ -1,9 +1,11 @@
-"""wick.nn.modules.pooling: MaxPool2d and AvgPool2d over the last two dims; the adaptive poolings, whose windows
-follow from the output's size: AdaptiveAvgPool1d, AdaptiveAvgPool2d and AdaptiveMaxPool2d."""
+"""wick.nn.modules.pooling: MaxPool2d and AvgPool2d over the last two dims, MaxPool1d and AvgPool1d over the last;
+the adaptive poolings, whose windows follow from the output's size: AdaptiveAvgPool1d, AdaptiveAvgPool2d and
+AdaptiveMaxPool2d."""
 from wick.nn import functional as F
 from wick.nn.modules.module import Module
 
-__all__ = ["MaxPool2d", "AvgPool2d", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveMaxPool2d"]
+__all__ = ["MaxPool1d", "MaxPool2d", "AvgPool1d", "AvgPool2d", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d",
+           "AdaptiveMaxPool2d"]
 
 
 class MaxPool2d(Module):
@@ -50,6 +52,39 @@ class AvgPool2d(Module):
     def forward(self, input):
         return F.avg_pool2d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
                             self.count_include_pad, self.divisor_override)
+
+    def extra_repr(self):
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+
+class MaxPool1d(MaxPool2d):
+    """MaxPool1d(kernel_size, stride=None, padding=0, dilation=1, return_indices=False, ceil_mode=False)
+
+    The largest element of each window along the last dim; stride defaults to kernel_size.
+    """
+
+    def forward(self, input):
+        return F.max_pool1d(input, self.kernel_size, self.stride, self.padding, self.dilation,
+                            ceil_mode=self.ceil_mode, return_indices=self.return_indices)
+
+
+class AvgPool1d(Module):
+    """AvgPool1d(kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True)
+
+    The mean of each window along the last dim; stride defaults to kernel_size.
+    """
+
+    def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
+        super().__init__()
+        self.kernel_size = kernel_size
+        self.stride = stride if stride is not None else kernel_size
+        self.padding = padding
+        self.ceil_mode = ceil_mode
+        self.count_include_pad = count_include_pad
+
+    def forward(self, input):
+        return F.avg_pool1d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
+                            self.count_include_pad)
 
     def extra_repr(self):
         return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"

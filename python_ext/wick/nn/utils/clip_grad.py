@@ -1,5 +1,6 @@
-"""wick.nn.utils.clip_grad: clip_grad_norm_ and clip_grad_value_, as PyTorch's."""
+"""wick.nn.utils.clip_grad: clip_grad_norm_ and clip_grad_value_, as PyTorch's (and clip_grad_norm, deprecated)."""
 import math
+import warnings
 
 import wick
 
@@ -10,11 +11,12 @@ def _grads(parameters):
     return [p.grad for p in parameters if p.grad is not None]
 
 
-def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False):
-    """clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False) -> Tensor
+def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False, foreach=None):
+    """clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False, foreach=None) -> Tensor
 
     Scales the gradients of `parameters` in place so that their norm, taken over all of them as one
-    vector, is at most max_norm; returns that norm as it was.
+    vector, is at most max_norm; returns that norm as it was. foreach (PyTorch 2's choice of its
+    multi-tensor kernels) is accepted and changes nothing: the result is the same either way.
     """
     grads = _grads(parameters)
     max_norm, norm_type = float(max_norm), float(norm_type)
@@ -34,6 +36,16 @@ def clip_grad_norm_(parameters, max_norm, norm_type=2.0, error_if_nonfinite=Fals
         for g in grads:
             g.mul_(scale.to(g.dtype))
     return total
+
+
+def clip_grad_norm(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False):
+    """clip_grad_norm(parameters, max_norm, norm_type=2.0, error_if_nonfinite=False) -> Tensor
+
+    Deprecated: warns and calls clip_grad_norm_.
+    """
+    warnings.warn("torch.nn.utils.clip_grad_norm is now deprecated in favor of torch.nn.utils.clip_grad_norm_.",
+                  stacklevel=2)
+    return clip_grad_norm_(parameters, max_norm, norm_type, error_if_nonfinite)
 
 
 def clip_grad_value_(parameters, clip_value):
