@@ -151,3 +151,16 @@ def _written_fields(function, results, out, *parameters):
         raise TypeError(f"{function}(): argument 'out' must be a tuple of {len(results)} Tensors, "
                         f"not {type(out).__name__}")
     return type(results)(*(_written(function, r, o, *parameters) for r, o in zip(results, out)))
+
+
+def _not_implemented(kernel, dtype):
+    return RuntimeError(f'"{kernel}" not implemented for \'{_scalar_type(dtype)}\'')
+
+
+def _promoted(a, b):
+    """The dtype PyTorch computes an op of a and b in (tensors, or one of them a Python number): that of where()
+    over empty views, which keep each tensor's rank so that a 0-d tensor or a number weighs as little as there."""
+    if not isinstance(a, _C.TensorBase):
+        a, b = b, a
+    empty = [v.reshape(-1)[:0] if isinstance(v, _C.TensorBase) and v.dim() else v for v in (a, b)]
+    return _C.where(_C.zeros(0, dtype=_C.bool), *empty).dtype

@@ -1,8 +1,8 @@
 """wick.Tensor: the C type wick._C.TensorBase, plus what is easiest said in Python."""
 import warnings
 
-from wick import (_C, autograd, contractions, pointwise_functions, reduction_functions, sampling, serialization,
-                  shape_functions)
+from wick import (_C, autograd, contractions, index_functions, pointwise_functions, reduction_functions, sampling,
+                  scan_functions, serialization, shape_functions)
 from wick._arguments import _tensor
 
 
@@ -288,7 +288,8 @@ class RemovableHandle:
 
 
 # Methods that are Python functions of the package with the tensor first: x.tile(dims) is wick.tile(x, dims).
-for _module in (shape_functions, reduction_functions, contractions, sampling, pointwise_functions):
+for _module in (shape_functions, index_functions, reduction_functions, scan_functions, contractions, sampling,
+                pointwise_functions):
     for _name in _module.METHODS:
         setattr(Tensor, _name, getattr(_module, _name))
 

@@ -5,8 +5,7 @@ from wick._C import TensorBase, _Number, dtype as _dtype
 from wick._tensor import Tensor
 
 __all__ = ["std_mean", "var_mean", "nansum", "nanmean", "count_nonzero", "aminmax", "diff", "quantile",
-           "nanquantile", "bincount", "histc", "searchsorted", "bucketize", "isin", "isclose", "cummax", "cummin",
-           "logcumsumexp", "histogram", "mode", "unique_consecutive"]
+           "nanquantile", "bincount", "histc", "isclose", "histogram", "mode", "unique_consecutive"]
 METHODS: Tuple[str, ...]
 
 _Dims = Union[int, Sequence[int], None]
@@ -16,14 +15,6 @@ _Outs = Union[Tuple[TensorBase, TensorBase], Sequence[TensorBase]]
 class _aminmax(NamedTuple):
     min: Tensor
     max: Tensor
-
-class _cummax(NamedTuple):
-    values: Tensor
-    indices: Tensor
-
-class _cummin(NamedTuple):
-    values: Tensor
-    indices: Tensor
 
 class _histogram(NamedTuple):
     hist: Tensor
@@ -52,21 +43,8 @@ def nanquantile(input: TensorBase, q: Union[float, TensorBase], dim: Optional[in
                 interpolation: _Interpolation = ..., out: Optional[TensorBase] = ...) -> Tensor: ...
 def bincount(input: TensorBase, weights: Optional[TensorBase] = ..., minlength: int = ...) -> Tensor: ...
 def histc(input: TensorBase, bins: int = ..., min: _Number = ..., max: _Number = ...) -> Tensor: ...
-def searchsorted(sorted_sequence: TensorBase, input: Union[TensorBase, _Number], *, out_int32: bool = ...,
-                 right: bool = ..., side: Optional[Literal["left", "right"]] = ...,
-                 sorter: Optional[TensorBase] = ...) -> Tensor: ...
-def bucketize(input: Union[TensorBase, _Number], boundaries: TensorBase, *, out_int32: bool = ...,
-              right: bool = ...) -> Tensor: ...
-@overload
-def isin(elements: TensorBase, test_elements: Union[TensorBase, _Number], *, assume_unique: bool = ...,
-         invert: bool = ...) -> Tensor: ...
-@overload
-def isin(elements: _Number, test_elements: TensorBase, *, assume_unique: bool = ..., invert: bool = ...) -> Tensor: ...
 def isclose(input: TensorBase, other: TensorBase, rtol: float = ..., atol: float = ...,
             equal_nan: bool = ...) -> Tensor: ...
-def cummax(input: TensorBase, dim: int, *, out: Optional[_Outs] = ...) -> _cummax: ...
-def cummin(input: TensorBase, dim: int, *, out: Optional[_Outs] = ...) -> _cummin: ...
-def logcumsumexp(input: TensorBase, dim: int, *, out: Optional[TensorBase] = ...) -> Tensor: ...
 def histogram(input: TensorBase, bins: Union[int, TensorBase], *, range: Optional[Sequence[float]] = ...,
               weight: Optional[TensorBase] = ..., density: bool = ...) -> _histogram: ...
 def mode(input: TensorBase, dim: int = ..., keepdim: bool = ..., *, out: Optional[_Outs] = ...) -> _mode: ...

@@ -23,7 +23,7 @@ from wick._arguments import (_argument_error, _bool, _dtype, _float, _int, _int_
                              _written)
 from wick.autograd import Function, is_grad_enabled
 from wick.functional import broadcast_shapes
-from wick.reduction_functions import searchsorted
+from wick.search_functions import searchsorted
 from wick.type_info import finfo, iinfo
 
 __all__ = ["normal", "bernoulli", "poisson", "multinomial", "Generator", "default_generator", "manual_seed", "seed",

@@ -11,6 +11,7 @@ from wick.autograd.grad_mode import (enable_grad, inference_mode, is_grad_enable
                                      no_grad, set_grad_enabled)
 from wick.autograd.function import Function, FunctionCtx
 from wick.autograd.gradcheck import gradcheck, gradgradcheck
+from wick.autograd import functional  # noqa: F401
 
 __all__ = ["backward", "enable_grad", "grad", "inference_mode", "is_grad_enabled", "is_inference_mode_enabled",
            "no_grad", "set_grad_enabled"]

@@ -3,8 +3,10 @@
 from wick import autograd as autograd
 from wick import backends as backends
 from wick import cuda as cuda
+from wick import distributions as distributions
 from wick import linalg as linalg
 from wick import return_types as return_types
+from wick import special as special
 from wick._C import (
     __version__ as __version__,
     channels_last as channels_last,
@@ -78,15 +80,29 @@ from wick.functional import (
 )
 from wick.type_info import *
 from wick.shape_functions import *
+from wick.index_functions import *
 from wick.reduction_functions import *
+from wick.scan_functions import *
+from wick.search_functions import *
 from wick.contractions import *
 from wick.sampling import *
 from wick.creation_functions import *
 from wick.storage import *
 from wick.pointwise_functions import *
 from wick.printing import set_printoptions as set_printoptions
+from wick.integration_functions import *
+from wick import integration_functions as _integration_functions
+from wick.special import (
+    digamma as digamma,
+    gammaln as lgamma,
+    i0 as i0,
+    multigammaln as mvlgamma,
+    polygamma as polygamma,
+)
 from wick import type_info as _type_info, shape_functions as _shape_functions
+from wick import index_functions as _index_functions
 from wick import reduction_functions as _reduction_functions, contractions as _contractions
+from wick import scan_functions as _scan_functions, search_functions as _search_functions
 from wick import creation_functions as _creation_functions, storage as _storage
 from wick import sampling as _sampling, pointwise_functions as _pointwise_functions
 from wick.safetensors import load_file as load_file, save_file as save_file
@@ -151,9 +167,14 @@ __all__ = [
 ]
 __all__ += _type_info.__all__
 __all__ += _shape_functions.__all__
+__all__ += _index_functions.__all__
 __all__ += _reduction_functions.__all__
+__all__ += _scan_functions.__all__
+__all__ += _search_functions.__all__
 __all__ += _contractions.__all__
 __all__ += _sampling.__all__
 __all__ += _creation_functions.__all__
 __all__ += _storage.__all__
 __all__ += _pointwise_functions.__all__
+__all__ += _integration_functions.__all__
+__all__ += ["lgamma", "digamma", "polygamma", "i0", "mvlgamma"]

@@ -1,0 +1,24 @@
+"""wick.distributions: probability distributions, as PyTorch's torch.distributions.
+
+    >>> d = wick.distributions.Normal(wick.tensor([0.0]), wick.tensor([1.0]))
+    >>> d.log_prob(wick.tensor([0.0]))
+    tensor([-0.9189])
+
+Each distribution draws from wick's generator (so wick.manual_seed makes samples reproducible, though not equal to
+PyTorch's), computes log_prob, entropy and moments of declared ops (so autograd sees through them), and rsample
+draws differentiably where the distribution can be reparameterised.
+"""
+from wick.distributions import constraints
+from wick.distributions.bernoulli import Bernoulli
+from wick.distributions.categorical import Categorical
+from wick.distributions.distribution import Distribution
+from wick.distributions.exponential import Exponential
+from wick.distributions.independent import Independent
+from wick.distributions.kl import kl_divergence, register_kl
+from wick.distributions.laplace import Laplace
+from wick.distributions.multivariate_normal import MultivariateNormal
+from wick.distributions.normal import Normal
+from wick.distributions.uniform import Uniform
+
+__all__ = ["Bernoulli", "Categorical", "Distribution", "Exponential", "Independent", "Laplace", "MultivariateNormal",
+           "Normal", "Uniform", "constraints", "kl_divergence", "register_kl"]
