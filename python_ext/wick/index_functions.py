@@ -1,5 +1,6 @@
 """wick.index_functions: indexed writes and reductions that are compositions of declared ops, as PyTorch's functions
-of the same names: index_copy, index_fill, masked_scatter, scatter_reduce and index_reduce, and their in-place forms.
+of the same names: index_copy, index_fill, masked_scatter, scatter_reduce and index_reduce, and their in-place forms,
+and fill_diagonal_.
 """
 import numbers
 
@@ -13,7 +14,7 @@ __all__ = ["index_copy", "index_fill", "masked_scatter", "scatter_reduce", "inde
 # Tensor methods that are these functions with the tensor first: x.name(...) is name(x, ...). The in-place ones
 # (index_copy_, ...) are methods only, as in PyTorch.
 METHODS: tuple = ("index_copy", "index_copy_", "index_fill", "index_fill_", "masked_scatter", "masked_scatter_",
-                  "scatter_reduce", "scatter_reduce_", "index_reduce", "index_reduce_")
+                  "scatter_reduce", "scatter_reduce_", "index_reduce", "index_reduce_", "fill_diagonal_")
 
 _INDEX_DTYPES = (_C.int32, _C.int64)
 
@@ -361,3 +362,25 @@ def masked_scatter_(self, mask, source):
     """masked_scatter_(mask, source) -> Tensor: masked_scatter() in place; mask broadcasts to self's shape."""
     mask, source = _tensor("masked_scatter_", "mask", 1, mask), _tensor("masked_scatter_", "source", 2, source)
     return self.copy_(_masked_scatter(self, mask.expand(self.shape), source))
+
+
+def fill_diagonal_(self, fill_value, wrap=False):
+    """fill_diagonal_(fill_value, wrap=False) -> Tensor
+
+    self with fill_value written on its main diagonal, the elements whose indices are all equal: a matrix, or a
+    tensor whose dims all have one size. With wrap, a matrix more than one row taller than wide starts the diagonal
+    again one row below each square block ends, as NumPy's fill_diagonal (and PyTorch's) do."""
+    self = _tensor("fill_diagonal_", "self", None, self)
+    wrap = _bool("fill_diagonal_", "wrap", 2, wrap)
+    if self.dim() < 2:
+        raise RuntimeError("dimensions must larger than 1")
+    if self.dim() > 2 and any(size != self.shape[0] for size in self.shape):
+        raise RuntimeError("all dimensions of input must be of equal length")
+    diagonal = self
+    while diagonal.dim() > 1:  # the diagonal of the first and last dims, until one dim is left: x[i, i, ..., i]
+        diagonal = diagonal.diagonal(0, 0, -1)
+    diagonal.fill_(fill_value)
+    height, width = self.shape[0], self.shape[1]
+    if wrap and self.dim() == 2 and height > width + 1:
+        fill_diagonal_(self[width + 1:], fill_value, wrap=True)
+    return self

@@ -199,9 +199,13 @@ template <typename T> WICK_HOST_DEVICE inline T frac(T x) { return x - trunc(x);
 // for d >= 0, and round_check refuses d < 0 (PyTorch rounds no integers).
 template <typename X, typename D>
 WICK_HOST_DEVICE inline auto round_decimals(X x, D decimals) -> decltype(round(x)) {
-  if (decimals == D(0) || !std::is_floating_point_v<D>) return round(x);
-  const D scale = D(::pow(10.0, double(decimals < D(0) ? -decimals : decimals)));
-  return decimals < D(0) ? X(round(x / X(scale)) * X(scale)) : X(round(x * X(scale)) / X(scale));
+  if constexpr (!std::is_floating_point_v<D>) {
+    return round(x);  // no test of an unsigned decimals against zero, which compilers warn of
+  } else {
+    if (decimals == D(0)) return round(x);
+    const D scale = D(::pow(10.0, double(decimals < D(0) ? -decimals : decimals)));
+    return decimals < D(0) ? X(round(x / X(scale)) * X(scale)) : X(round(x * X(scale)) / X(scale));
+  }
 }
 
 template <typename T, if_scalar<T> = 0>

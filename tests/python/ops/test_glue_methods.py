@@ -113,3 +113,23 @@ def test_matrix_power_method():
     a = torch.tensor([[1.0, 2.0], [3.0, 4.0]])
     same(w(a).matrix_power(3), a.matrix_power(3))
     same(wick.matrix_power(w(a), -1), torch.matrix_power(a, -1))
+
+
+@pytest.mark.parametrize("shape,wrap", [((3, 3), False), ((2, 5), False), ((7, 3), False), ((7, 3), True),
+                                        ((8, 3), True), ((4, 3), True), ((3, 3, 3), False), ((0, 0), False)])
+def test_fill_diagonal_(shape, wrap):
+    x = torch.arange(float(np.prod(shape))).reshape(shape)
+    ours = w(x)
+    assert ours.fill_diagonal_(-1.0, wrap=wrap) is ours
+    same(ours, x.clone().fill_diagonal_(-1.0, wrap=wrap))
+    t = torch.zeros(4, 6)[:, ::2]  # not contiguous: the diagonal of the view
+    ours = w(torch.zeros(4, 6))[:, ::2]
+    same(ours.fill_diagonal_(5), t.fill_diagonal_(5))
+
+
+@pytest.mark.parametrize("call", [lambda m: m.zeros(3).fill_diagonal_(1), lambda m: m.zeros(2, 3, 3).fill_diagonal_(1)])
+def test_fill_diagonal_errors(call):
+    with pytest.raises(RuntimeError):
+        call(torch)
+    with pytest.raises(RuntimeError):
+        call(wick)
