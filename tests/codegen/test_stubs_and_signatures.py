@@ -187,10 +187,11 @@ def test_mypy_accepts_the_golden_stubs(run_codegen, tmp_path: Path) -> None:
     package = tmp_path / "site" / "wick"
     package.mkdir(parents=True)
     hand_written = REPO / "python_ext" / "wick"
-    # The stubs, and the subpackage wick.backends, whose sources carry their types. wick.autograd, wick.nn and
-    # wick.optim call ops the golden declarations lack: they are skipped here, and checked against the real
-    # stubs by tests/python/binding/test_stubs.py.
-    for source in [*hand_written.glob("*.pyi"), *hand_written.glob("backends/*.py")]:
+    # The stubs, those of the subpackage wick.distributions, and the subpackage wick.backends, whose sources carry
+    # their types. wick.autograd, wick.nn and wick.optim call ops the golden declarations lack: they are skipped
+    # here, and checked against the real stubs by tests/python/binding/test_stubs.py.
+    stubs = [*hand_written.glob("*.pyi"), *hand_written.glob("distributions/*.pyi")]
+    for source in [*stubs, *hand_written.glob("backends/*.py")]:
         (package / source.relative_to(hand_written)).parent.mkdir(exist_ok=True)
         shutil.copyfile(source, package / source.relative_to(hand_written))
     shutil.copyfile(REPO / "python_ext" / "wick" / "py.typed", package / "py.typed")
