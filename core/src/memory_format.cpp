@@ -1,8 +1,6 @@
 // core/src/memory_format.cpp: the layouts of the memory formats (wick/memory_format.h).
 #include "wick/memory_format.h"
 
-#include <algorithm>
-
 #include "wick/error.h"
 #include "wick/tensor.h"
 
@@ -37,19 +35,17 @@ const char* memory_format_name(MemoryFormat format) {
 
 DimVector memory_format_strides(IntArrayRef sizes, MemoryFormat format) {
   WICK_INTERNAL_ASSERT(format != MemoryFormat::Preserve, "preserve_format has no strides of its own");
+  if (format == MemoryFormat::Contiguous) return contiguous_strides(sizes);
   const DimVector order = innermost_first(sizes.size(), format);
-  WICK_CHECK(order.size() == sizes.size() && (format == MemoryFormat::Contiguous || !sizes.empty()), "required rank ",
-             format == MemoryFormat::ChannelsLast ? 4 : 5, " tensor to use ", memory_format_name(format), " format");
-  DimVector strides(sizes.size());
-  int64_t stride = 1;
-  bool overflow = false;
-  for (size_t k = 0; k < order.size(); ++k) {
-    const size_t d = size_t(order[k]);
-    strides[d] = stride;
-    // Dims of size 0 count as 1, as in contiguous_strides.
-    if (k + 1 < order.size()) overflow = __builtin_mul_overflow(stride, std::max<int64_t>(sizes[d], 1), &stride) || overflow;
-  }
-  WICK_CHECK(!overflow, "Storage size calculation overflowed with sizes=", shape_str(sizes));
+  WICK_CHECK(!order.empty(), "required rank ", format == MemoryFormat::ChannelsLast ? 4 : 5, " tensor to use ",
+             memory_format_name(format), " format");
+  // The row-major strides of the dims taken outermost first in the format's order, given back to each dim.
+  const size_t n = order.size();
+  DimVector laid_out(n);
+  for (size_t k = 0; k < n; ++k) laid_out[n - 1 - k] = sizes[size_t(order[k])];
+  const DimVector dense = contiguous_strides(laid_out);
+  DimVector strides(n);
+  for (size_t k = 0; k < n; ++k) strides[size_t(order[k])] = dense[n - 1 - k];
   return strides;
 }
 
