@@ -10,6 +10,7 @@
 #include "interop.h"
 #include "named_tuples.h"
 #include "operators.h"
+#include "size_object.h"
 #include "storage_object.h"
 #include "tensor_new.h"
 #include "tensor_type.h"
@@ -102,7 +103,7 @@ PyMODINIT_FUNC PyInit__C() {
       PyModule_AddFunctions(module, dtype_functions) < 0 ||
       PyModule_AddFunctions(module, print_options_functions) < 0 ||
       !init_dtype_type(module) || !init_device_type(module) || !init_tensor_type(module) ||
-      !init_generator_type(module) || !init_memory_format_type(module) ||
+      !init_generator_type(module) || !init_memory_format_type(module) || !init_size_type(module) ||
       !init_return_types(module) || !init_operators(module) ||
       PyModule_AddIntConstant(module, "_has_cuda", WICK_WITH_CUDA) < 0 ||
       PyModule_AddStringConstant(module, "__version__", WICK_VERSION) < 0) {

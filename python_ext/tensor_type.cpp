@@ -13,6 +13,7 @@
 #include "indexing.h"
 #include "interop.h"
 #include "operators.h"
+#include "size_object.h"
 #include "tensor_new.h"
 #include "wick/autograd/variable.h"
 #include "wrap.h"
@@ -138,7 +139,7 @@ int tensor_clear(PyObject* self) {
 const Tensor& self_tensor(PyObject* self) { return unpack_tensor(self); }
 
 PyObject* get_shape(PyObject* self, void*) {
-  return guarded(nullptr, [&] { return wrap(self_tensor(self).sizes().vec()); });
+  return guarded(nullptr, [&] { return wrap_size(self_tensor(self).sizes()); });
 }
 PyObject* get_dtype(PyObject* self, void*) { return Py_NewRef(dtype_object(self_tensor(self).dtype())); }
 PyObject* get_device(PyObject* self, void*) {
@@ -158,7 +159,7 @@ PyObject* get_base(PyObject* self, void*) {
 }
 
 PyGetSetDef tensor_getset[] = {
-    {"shape", get_shape, nullptr, "The sizes of the tensor, as a tuple.", nullptr},
+    {"shape", get_shape, nullptr, "The sizes of the tensor, as a wick.Size.", nullptr},
     {"dtype", get_dtype, nullptr, "The element type.", nullptr},
     {"device", get_device, nullptr, "Where the elements live.", nullptr},
     {"ndim", get_ndim, nullptr, "The number of dims.", nullptr},

@@ -95,16 +95,14 @@ const Tensor& copy_(const Tensor& self, const Tensor& src) {
 
 namespace {
 
-// self in `dtype` on `device`, laid out in memory_format (None: a contiguous copy); self itself where
-// nothing changes and no copy is asked for.
+// self in `dtype` on `device`, laid out in memory_format (None keeps self's layout, as preserve_format);
+// self itself where nothing changes and no copy is asked for.
 Tensor converted(const Tensor& self, Device device, DType dtype, bool copy, std::optional<MemoryFormat> memory_format) {
   if (device.is_cuda()) cuda_runtime::check_available();
   const bool laid_out = !memory_format || *memory_format == MemoryFormat::Preserve ||
                         is_contiguous(self, *memory_format);
   if (self.device() == device && self.dtype() == dtype && !copy && laid_out) return self;
-  Tensor result = memory_format ? empty_like_with(self, dtype, device, memory_format)
-                                : empty(self.sizes(), dtype, device);
-  return copy_(result, self);
+  return copy_(empty_like_with(self, dtype, device, memory_format), self);
 }
 
 }  // namespace

@@ -3,14 +3,11 @@
 #include "wick/ops/dim.h"
 #include "wick/ops/is_contiguous.h"
 #include "wick/ops/numel.h"
-#include "wick/ops/size.h"
 #include "wick/ops/storage_offset.h"
 #include "wick/ops/stride.h"
 
 namespace wick {
 
-DimVector size(const Tensor& self) { return self.sizes().vec(); }
-int64_t size(const Tensor& self, int64_t dim) { return self.size(dim); }
 DimVector stride(const Tensor& self) { return self.strides().vec(); }
 int64_t stride(const Tensor& self, int64_t dim) { return self.stride(dim); }
 int64_t storage_offset(const Tensor& self) { return self.storage_offset(); }

@@ -20,7 +20,6 @@
 #include "wick/ops/permute.h"
 #include "wick/ops/reshape.h"
 #include "wick/ops/select.h"
-#include "wick/ops/size.h"
 #include "wick/ops/squeeze.h"
 #include "wick/ops/stride.h"
 #include "wick/ops/t.h"

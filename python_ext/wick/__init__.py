@@ -12,7 +12,7 @@ from wick._C import (  # noqa: F401  (re-exported)
 from wick._names import FUNCTIONS as _FUNCTIONS
 from wick._tensor import Tensor
 from wick._C import __version__, from_dlpack, from_numpy, get_num_threads, set_num_threads
-from wick._C import channels_last, channels_last_3d, contiguous_format, memory_format, preserve_format
+from wick._C import Size, channels_last, channels_last_3d, contiguous_format, memory_format, preserve_format
 from wick.serialization import load, save
 from wick.functional import (atleast_1d, atleast_2d, atleast_3d, broadcast_shapes, broadcast_tensors,
                              broadcast_to, is_complex, is_floating_point, is_tensor, meshgrid)
@@ -62,7 +62,7 @@ __all__ = ["Tensor", "dtype", "device", "from_dlpack", "from_numpy", "get_num_th
            "inference_mode", "is_inference_mode_enabled", "is_tensor", "is_floating_point", "is_complex",
            "broadcast_shapes", "broadcast_tensors", "broadcast_to", "atleast_1d", "atleast_2d", "atleast_3d",
            "meshgrid", "set_printoptions", "memory_format", "contiguous_format", "preserve_format", "channels_last",
-           "channels_last_3d",
+           "channels_last_3d", "Size",
            *_type_info.__all__, *_shape_functions.__all__, *_index_functions.__all__, *_reduction_functions.__all__,
            *_scan_functions.__all__, *_search_functions.__all__, *_contractions.__all__,
            *_sampling.__all__, *_pointwise_functions.__all__,

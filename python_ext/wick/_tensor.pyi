@@ -1,7 +1,7 @@
 """wick.Tensor as type checkers see it: TensorBase, what wick/_tensor.py adds, and the operators (python_ext/operators.cpp)."""
 from typing import Any, Callable, Iterator, Optional, Sequence, Tuple, TypeVar, Union, overload
 
-from wick._C import TensorBase, _DeviceLike, _Number, dtype as _dtype
+from wick._C import Size, TensorBase, _DeviceLike, _Number, dtype as _dtype
 from wick.storage import TypedStorage, UntypedStorage
 
 _T = TypeVar("_T", bound=TensorBase)
@@ -9,6 +9,10 @@ _Operand = Union[TensorBase, _Number]
 
 class Tensor(TensorBase):
     __array_priority__: int
+    @overload
+    def size(self) -> Size: ...
+    @overload
+    def size(self, dim: int) -> int: ...
     def __add__(self, other: _Operand) -> Tensor: ...
     def __radd__(self, other: _Operand) -> Tensor: ...
     def __iadd__(self: _T, other: _Operand) -> _T: ...

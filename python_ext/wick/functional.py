@@ -7,6 +7,7 @@ import operator
 import warnings
 
 from wick import _C
+from wick._C import Size
 from wick._arguments import _tensor, _tensor_list
 
 __all__ = ["is_tensor", "is_floating_point", "is_complex", "broadcast_shapes", "broadcast_tensors", "broadcast_to",
@@ -30,7 +31,7 @@ def is_complex(input):
 
 
 def broadcast_shapes(*shapes):
-    """broadcast_shapes(*shapes) -> tuple: the shape that tensors of these shapes broadcast to (each an int or a
+    """broadcast_shapes(*shapes) -> Size: the shape that tensors of these shapes broadcast to (each an int or a
     sequence of ints), by PyTorch's rule: aligned at the last dim, a size of 1 stretches to the other."""
     result = []
     for shape in shapes:
@@ -42,7 +43,7 @@ def broadcast_shapes(*shapes):
             if s != result[i] and s != 1 and result[i] != 1:
                 raise RuntimeError("Shape mismatch: objects cannot be broadcast to a single shape")
             result[i] = s if result[i] == 1 else result[i]
-    return tuple(result)
+    return Size(result)
 
 
 def broadcast_tensors(*tensors):

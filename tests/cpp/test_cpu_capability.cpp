@@ -30,7 +30,9 @@ TEST(CpuCapability, FollowsTheEnvironment) {
   while (level < kNumCpuLevels && asked != cpu_capability_name(CpuCapability(level))) ++level;
   ASSERT_LT(level, kNumCpuLevels) << "not a level: " << env;
   EXPECT_LE(int(cpu_capability()), level);
-  if (level == 0) EXPECT_EQ(cpu_capability(), CpuCapability::Default);
+  if (level == 0) {
+    EXPECT_EQ(cpu_capability(), CpuCapability::Default);
+  }
 }
 
 }  // namespace

@@ -83,7 +83,7 @@ GOOD = textwrap.dedent("""\
         reveal_type(x.add_(1))  # reveal: wick._tensor.Tensor
         reveal_type(f)  # reveal: wick._legacy.FloatTensor
         reveal_type(value)  # reveal: Union[builtins.int, builtins.float]
-        reveal_type(x.size())  # reveal: builtins.tuple[builtins.int, ...]
+        reveal_type(x.size())  # reveal: wick._C.Size
         reveal_type(x == 1)  # reveal: wick._tensor.Tensor
         reveal_type(wick.half)  # reveal: wick._C.dtype
     """)

@@ -161,6 +161,18 @@ def test_to_a_format(layout):
     assert x.to() is x
 
 
+@pytest.mark.parametrize("layout", sorted(LAYOUTS))
+def test_to_another_dtype_keeps_the_layout(layout):
+    # memory_format=None is preserve_format: a dense input's stride order survives the copy.
+    x, t = LAYOUTS[layout]
+    for dtype in ["float64", "int32", "float16"]:
+        ours, theirs = x.to(getattr(wick, dtype)), t.to(getattr(torch, dtype))
+        assert ours.stride() == theirs.stride()
+        same(ours, theirs)
+    assert x.to(wick.float32, copy=True).stride() == t.to(torch.float32, copy=True).stride()
+    assert x.double().stride() == t.double().stride()
+
+
 def test_module_to_a_format():
     conv = wick.nn.Conv2d(3, 4, 3)
     conv.to(memory_format=wick.channels_last)

@@ -5,7 +5,8 @@ The types follow Note [Stub types] in codegen/dest/stubs.py.
 """
 from builtins import bool as _bool, float as _float, int as _int
 from builtins import str as _str
-from typing import Any, Dict, List, Optional, Sequence, SupportsIndex, Tuple, Type, TypeVar, Union, final, overload
+from typing import (Any, Dict, Iterable, List, Optional, Sequence, SupportsIndex, Tuple, Type, TypeVar, Union, final,
+                    overload)
 
 from wick import return_types as _named_tuples
 from wick._tensor import Tensor
@@ -56,6 +57,16 @@ class Generator:
 
 default_generator: Generator
 
+class Size(Tuple[_int, ...]):
+    def __new__(cls, iterable: Iterable[SupportsIndex] = ..., /) -> Size: ...
+    def numel(self) -> _int: ...
+    @overload
+    def __getitem__(self, key: SupportsIndex, /) -> _int: ...
+    @overload
+    def __getitem__(self, key: slice, /) -> Size: ...
+    def __add__(self, other: Tuple[_int, ...], /) -> Size: ...  # type: ignore[override]
+    def __mul__(self, times: SupportsIndex, /) -> Size: ...
+
 @final
 class memory_format: ...
 
@@ -89,7 +100,7 @@ class TensorBase:
     @overload
     def __init__(self, other: TensorBase, /) -> None: ...
     @property
-    def shape(self) -> Tuple[_int, ...]: ...
+    def shape(self) -> Size: ...
     @property
     def dtype(self) -> _dtype: ...
     @property

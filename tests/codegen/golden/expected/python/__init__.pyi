@@ -8,6 +8,7 @@ from wick import linalg as linalg
 from wick import return_types as return_types
 from wick import special as special
 from wick._C import (
+    Size as Size,
     __version__ as __version__,
     channels_last as channels_last,
     channels_last_3d as channels_last_3d,
@@ -150,6 +151,7 @@ __all__ = [
     "preserve_format",
     "channels_last",
     "channels_last_3d",
+    "Size",
     "add",
     "cat",
     "concat",
