@@ -11,6 +11,7 @@ TensorIter::TensorIter(ArrayRef<Tensor> tensors) : noperands_(int(tensors.size()
   for (int k = 0; k < noperands_; ++k) {
     data_[size_t(k)] = tensors[size_t(k)].data_ptr();
     dtypes_[size_t(k)] = tensors[size_t(k)].dtype();
+    itemsizes_[size_t(k)] = tensors[size_t(k)].itemsize();
     WICK_INTERNAL_ASSERT(tensors[size_t(k)].dim() <= out.dim(), "operand ", k, " has more dims than the output");
   }
   numel_ = out.numel();

@@ -37,6 +37,9 @@ class TensorIter {
   // Strides in bytes of every operand along `dim`: strides(dim)[operand].
   const int64_t* strides(int dim) const { return &strides_[size_t(dim * noperands_)]; }
   DType dtype(int operand) const { return dtypes_[size_t(operand)]; }
+  // Its element size in bytes, kept here: the CPU levels' units must not read dtype.h's table
+  // (Note [CPU levels]).
+  int64_t itemsize(int operand) const { return itemsizes_[size_t(operand)]; }
   Device device() const { return device_; }
 
   // Calls loop(char** data, const int64_t* strides, int64_t n) once per run of
@@ -98,6 +101,7 @@ class TensorIter {
   std::array<int64_t, kMaxDims * kMaxOperands> strides_;
   std::array<char*, kMaxOperands> data_;
   std::array<DType, kMaxOperands> dtypes_;
+  std::array<int64_t, kMaxOperands> itemsizes_;
 };
 
 }  // namespace wick

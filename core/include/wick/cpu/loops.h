@@ -189,10 +189,75 @@ void cpu_loop(const Op& op, char** data, const int64_t* strides, int64_t n, std:
   }
 }
 
+// Note [Transposed operands]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~
+// A TensorIter's runs follow the output's innermost dim. An operand laid out the other way (x.t()
+// copied into a row-major result, the copy of a permute, x.t() + x) then steps a whole row per
+// element of a run: each run reads one element per cache line, and the lines are evicted before
+// the next runs come back for their other elements. Such an iteration is walked in square tiles
+// instead, over dim 0 and the dim `across` along which that operand is contiguous: kTileSide runs
+// of kTileSide elements, whose reads touch kTileSide lines that the tile then uses up. Only the
+// order in which elements are computed changes; each is computed by the same code as in a run, so
+// results are those of the plain walk.
+constexpr int64_t kTileSide = 64;
+
+// The dim along which some operand is contiguous while its runs are strided: -1 where there is none,
+// or where the tensor is too small or the runs too short for tiles to pay.
+inline int transposed_dim(const TensorIter& iter) {
+  if (iter.ndim() < 2 || iter.numel() < 16 * kTileSide || iter.shape()[0] < 8) return -1;
+  for (int k = 0; k < iter.noperands(); ++k) {
+    const int64_t item = iter.itemsize(k), step = iter.strides(0)[k];
+    if (step == 0 || step == item || step == -item) continue;
+    for (int d = 1; d < iter.ndim(); ++d) {
+      if (iter.strides(d)[k] == item && iter.shape()[d] >= 8) return d;
+    }
+  }
+  return -1;
+}
+
+// Every element of `iter` through `op` in tiles over dims 0 and `across` (Note [Transposed
+// operands]); a task is a band of kTileSide along `across` at one position of the other dims.
+template <typename Op>
+void run_tiled(const TensorIter& iter, const Op& op, int across) {
+  constexpr auto seq = std::make_index_sequence<function_traits<Op>::arity>{};
+  const int nops = iter.noperands();
+  const int64_t width = iter.shape()[0], height = iter.shape()[size_t(across)];
+  const int64_t* step = iter.strides(0);
+  const int64_t* down = iter.strides(across);
+  const int64_t bands = (height + kTileSide - 1) / kTileSide;
+  const int64_t tasks = iter.numel() / (width * height) * bands;
+  detail::parallel_for(tasks, std::max<int64_t>(1, detail::kGrainSize / (kTileSide * width)), [&](int64_t t0,
+                                                                                                   int64_t t1) {
+    std::array<char*, TensorIter::kMaxOperands> band, run;
+    for (int64_t t = t0; t < t1; ++t) {
+      const int64_t top = t % bands * kTileSide, rows = std::min(kTileSide, height - top);
+      for (int k = 0; k < nops; ++k) band[size_t(k)] = iter.data(k) + top * down[k];
+      int64_t rest = t / bands;  // the position over the other dims, innermost first
+      for (int d = 1; d < iter.ndim(); ++d) {
+        if (d == across) continue;
+        const int64_t at = rest % iter.shape()[size_t(d)];
+        rest /= iter.shape()[size_t(d)];
+        for (int k = 0; k < nops; ++k) band[size_t(k)] += at * iter.strides(d)[k];
+      }
+      for (int64_t left = 0; left < width; left += kTileSide) {
+        const int64_t n = std::min(kTileSide, width - left);
+        for (int64_t row = 0; row < rows; ++row) {
+          for (int k = 0; k < nops; ++k) run[size_t(k)] = band[size_t(k)] + left * step[k] + row * down[k];
+          cpu_loop(op, run.data(), step, n, seq);
+        }
+      }
+    }
+  });
+}
+
 // Every element of `iter` through `op`, split across threads (Note [Parallel grain]).
 template <typename Op>
 void run_parallel(const TensorIter& iter, const Op& op) {
   constexpr auto seq = std::make_index_sequence<function_traits<Op>::arity>{};
+  if (const int across = transposed_dim(iter); across > 0) {
+    run_tiled(iter, op, across);
+    return;
+  }
   detail::parallel_for(iter.numel(), detail::kGrainSize, [&](int64_t begin, int64_t end) {
     iter.for_each([&](char** data, const int64_t* strides, int64_t n) { cpu_loop(op, data, strides, n, seq); },
                   begin, end);
