@@ -20,9 +20,9 @@ def both(*arrays):
     return [wick.tensor(a) for a in arrays], [torch.tensor(a) for a in arrays]
 
 
-def close(ours, theirs, rtol=1e-12):
+def close(ours, theirs, rtol=1e-12, atol=1e-14):
     assert tuple(ours.shape) == tuple(theirs.shape)
-    np.testing.assert_allclose(ours.numpy(), theirs.detach().numpy(), rtol=rtol, atol=1e-14)
+    np.testing.assert_allclose(ours.numpy(), theirs.detach().numpy(), rtol=rtol, atol=atol)
 
 
 # name, parameters (broadcasting to batch (2, 3)), values in the support
