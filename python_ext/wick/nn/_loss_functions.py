@@ -1,19 +1,23 @@
 """wick.nn._loss_functions: the distances and losses of torch.nn.functional (1.13) beyond those in functional.py:
 pairwise_distance, cosine_similarity, kl_div, smooth_l1_loss, huber_loss, margin_ranking_loss, soft_margin_loss,
-hinge_embedding_loss, triplet_margin_loss and poisson_nll_loss. Re-exported by wick.nn.functional, which this
-module imports from (see its last lines). Each is a composition of differentiable ops, as PyTorch's."""
+hinge_embedding_loss, triplet_margin_loss, poisson_nll_loss, gaussian_nll_loss, multilabel_soft_margin_loss,
+multi_margin_loss and cosine_embedding_loss. Re-exported by wick.nn.functional, which this module imports from
+(see its last lines). Each is a composition of differentiable ops, as PyTorch's."""
 import math
 import warnings
 
 from wick import _C
-from wick.autograd import is_grad_enabled
+from wick._arguments import _not_implemented, _scalar_type
+from wick.autograd import is_grad_enabled, no_grad
 from wick.functional import broadcast_tensors
+from wick.nn._activation_functions import logsigmoid
 from wick.nn._checks import check_tensors
-from wick.nn.functional import _reduce, _reduction, _warn_broadcast
+from wick.nn.functional import _reduce, _reduction, _shape, _warn_broadcast
 
 __all__ = ["pairwise_distance", "cosine_similarity", "kl_div", "smooth_l1_loss", "huber_loss",
            "margin_ranking_loss", "soft_margin_loss", "hinge_embedding_loss", "triplet_margin_loss",
-           "poisson_nll_loss"]
+           "poisson_nll_loss", "gaussian_nll_loss", "multilabel_soft_margin_loss", "multi_margin_loss",
+           "cosine_embedding_loss"]
 
 
 def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
@@ -176,4 +180,125 @@ def poisson_nll_loss(input, target, log_input=True, full=False, size_average=Non
     if full:
         stirling = target * target.log() - target + (target * (2 * math.pi)).log() * 0.5
         loss = loss + stirling.masked_fill(target <= 1, 0)
+    return _reduce(loss, reduction)
+
+
+def _check_reduction(reduction):
+    """The reduction check of PyTorch's losses written in Python (its message differs from _reduction's)."""
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(reduction + " is not valid")
+
+
+def gaussian_nll_loss(input, target, var, full=False, eps=1e-6, reduction="mean"):
+    """gaussian_nll_loss(input, target, var, full=False, eps=1e-06, reduction='mean') -> Tensor
+
+    0.5 * (log(var) + (input - target) ** 2 / var), var at least eps; full adds 0.5 * log(2 * pi). var has
+    input's shape, or one dim fewer or a last dim of 1 (one variance shared along input's last dim). Reduced.
+    """
+    check_tensors("gaussian_nll_loss", ("input", input), ("target", target), ("var", var))
+    if var.shape != input.shape:
+        if input.shape[:-1] == var.shape:
+            var = var.unsqueeze(-1)
+        elif not (input.shape[:-1] == var.shape[:-1] and var.shape[-1] == 1):
+            raise ValueError("var is of incorrect size")
+    _check_reduction(reduction)
+    if (var < 0).any().item():
+        raise ValueError("var has negative entry/entries")
+    # As PyTorch's: the clamp is outside the graph, var's gradient is the clamped one's.
+    var = var.clone()
+    with no_grad():
+        var.clamp_min_(eps)
+    loss = 0.5 * (var.log() + (input - target) ** 2 / var)
+    if full:
+        loss = loss + 0.5 * math.log(2 * math.pi)
+    return _reduce(loss, reduction)
+
+
+def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
+    """multilabel_soft_margin_loss(input, target, weight=None, size_average=None, reduce=None, reduction='mean')
+
+    The binary cross entropy of sigmoid(input) against each label of target (times weight), averaged over the
+    classes (input's last dim); reduced.
+    """
+    check_tensors("multilabel_soft_margin_loss", ("input", input), ("target", target), ("weight", weight),
+                  optional=("weight",))
+    if size_average is not None or reduce is not None:
+        reduction = _reduction(size_average, reduce, reduction)
+    loss = -(target * logsigmoid(input) + (1 - target) * logsigmoid(-input))
+    if weight is not None:
+        loss = loss * weight
+    loss = loss.sum([-1]) / input.shape[-1]
+    _check_reduction(reduction)
+    return _reduce(loss, reduction)
+
+
+def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=None, reduce=None,
+                      reduction="mean"):
+    """multi_margin_loss(input, target, p=1, margin=1, weight=None, size_average=None, reduce=None,
+    reduction='mean') -> Tensor
+
+    For input (N, C) or (C,) and class indices target (N,) or (): the sum over the other classes i of
+    max(0, margin - input[target] + input[i]) ** p (times weight[target]), over C; reduced.
+    """
+    check_tensors("multi_margin_loss", ("input", input), ("target", target), ("weight", weight),
+                  optional=("weight",))
+    reduction = _reduction(size_average, reduce, reduction)
+    if p != 1 and p != 2:
+        raise ValueError("only p == 1 and p == 2 supported")
+    if weight is not None and weight.dim() != 1:
+        raise ValueError("weight must be one-dimensional")
+    ndims = input.dim()
+    if not (ndims == 0 or (ndims <= 2 and input.shape[-1] != 0)):
+        raise RuntimeError(f"Expected non-empty vector or matrix with optional 0-dim batch size, but got: "
+                           f"{_shape(input)}")
+    frames, classes = (input.shape[0], input.shape[1]) if ndims == 2 else (1, input.numel())
+    if target.dim() > 1 or target.numel() != frames:
+        raise RuntimeError(f"inconsistent target size, got: {_shape(target)}")
+    if target.dtype != _C.int64:
+        raise RuntimeError(f"expected scalar type Long but found {_scalar_type(target.dtype)}")
+    if not input.is_floating_point():
+        raise _not_implemented("multi_margin_loss_cpu_kernel", input.dtype)
+    if weight is not None and weight.numel() != classes:  # PyTorch 1.13 reads past such a weight
+        raise RuntimeError(f"inconsistent weight size, expected {classes} but got {_shape(weight)}")
+    if weight is not None and weight.dtype != input.dtype:
+        raise RuntimeError(f"expected scalar type {_scalar_type(input.dtype)} but found "
+                           f"{_scalar_type(weight.dtype)}")
+    if ((target < 0) | (target >= classes)).any().item():
+        raise RuntimeError("target out of range")
+    if weight is not None and weight.requires_grad and is_grad_enabled():  # as PyTorch's kernel, which has none
+        raise RuntimeError("The function 'multi_margin_loss' is not differentiable with respect to argument "
+                           "'weight'. This input cannot have requires_grad True.")
+    batched = target.dim() > 0  # with reduction 'none', the loss has target's shape
+    x, target = input.reshape([frames, classes]), target.reshape([frames, 1])
+    z = margin - x.gather(1, target) + x
+    terms = z if p == 1 else z * z
+    if weight is not None:
+        terms = terms * weight[target]
+    # No term for the target class, nor where z is 0 (there, PyTorch's gradient is 0 too).
+    others = _C.arange(classes, device=input.device) != target
+    loss = _C.where(others & (z > 0), terms, 0.0).sum([1]) / classes
+    if reduction == "none":
+        return loss if batched else loss.reshape([])
+    return _reduce(loss, reduction)
+
+
+def cosine_embedding_loss(input1, input2, target, margin=0, size_average=None, reduce=None, reduction="mean"):
+    """cosine_embedding_loss(input1, input2, target, margin=0, size_average=None, reduce=None, reduction='mean')
+
+    1 - cos(input1, input2) where target is 1, max(0, cos(input1, input2) - margin) where it is -1, 0 elsewhere;
+    the cosine along the last dim of inputs (N, D) or (D,), with target (N,) or (); reduced.
+    """
+    check_tensors("cosine_embedding_loss", ("input1", input1), ("input2", input2), ("target", target))
+    reduction = _reduction(size_average, reduce, reduction)
+    dims = target.dim()
+    if dims > 1:
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+    if input1.dim() != dims + 1 or input2.dim() != dims + 1:
+        raise RuntimeError(f"{dims}D target tensor expects {dims + 1}D input tensors, but found inputs with sizes "
+                           f"{_shape(input1)} and {_shape(input2)}.")
+    # As PyTorch's: each squared norm plus 1e-12, so that a zero vector gives a cosine of 0.
+    squares = [(x * x).sum([dims]) + 1e-12 for x in (input1, input2)]
+    cos = (input1 * input2).sum([dims]) / (squares[0] * squares[1]).sqrt()
+    zeros = _C.zeros_like(cos)
+    loss = _C.where(target == 1, 1 - cos, zeros) + _C.where(target == -1, (cos - margin).clamp_min(0), zeros)
     return _reduce(loss, reduction)

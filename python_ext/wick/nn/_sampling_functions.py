@@ -1,21 +1,26 @@
 """wick.nn._sampling_functions: torch.nn.functional's (1.13) resampling, 1-d pooling, transposed convolutions and
-group and instance norms: interpolate, max_pool1d, avg_pool1d, pixel_shuffle, pixel_unshuffle, conv_transpose1d,
-conv_transpose2d, group_norm and instance_norm. Re-exported by wick.nn.functional, which this module imports from
-(see its last lines).
+group and instance norms: interpolate, affine_grid, grid_sample, max_pool1d, avg_pool1d, pixel_shuffle,
+pixel_unshuffle, conv_transpose1d, conv_transpose2d, group_norm and instance_norm. Re-exported by
+wick.nn.functional, which this module imports from (see its last lines).
 
 interpolate resamples one spatial dim at a time with index_select (linear: two of them, mixed by the weights of
-PyTorch's kernels); a transposed convolution is the adjoint of conv: one matmul to columns, then col2im (fold).
+PyTorch's kernels); grid_sample gathers each point's neighbouring pixels and mixes them with weights that are
+differentiable functions of the grid (the floor of a position detached), so that autograd gives PyTorch's gradients
+for input and grid; a transposed convolution is the adjoint of conv: one matmul to columns, then col2im (fold).
 """
+import itertools
 import math
+import warnings
 
 from wick import _C
-from wick.autograd import no_grad
+from wick._arguments import _bool, _int_list, _not_implemented, _scalar_type
+from wick.autograd import is_grad_enabled, no_grad
 from wick.nn._checks import check_tensors
 from wick.nn.functional import (_affine, _batched, _constant_pad, _ints, _shape, adaptive_avg_pool1d,
                                 adaptive_avg_pool2d, avg_pool2d, batch_norm, max_pool2d)
 
-__all__ = ["interpolate", "max_pool1d", "avg_pool1d", "pixel_shuffle", "pixel_unshuffle", "conv_transpose1d",
-           "conv_transpose2d", "group_norm", "instance_norm"]
+__all__ = ["interpolate", "affine_grid", "grid_sample", "max_pool1d", "avg_pool1d", "pixel_shuffle",
+           "pixel_unshuffle", "conv_transpose1d", "conv_transpose2d", "group_norm", "instance_norm"]
 
 _LINEAR_MODES = ("linear", "bilinear", "bicubic", "trilinear")
 
@@ -110,6 +115,215 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
         w1 = w1.to(input.dtype).reshape([o] + [1] * (input.dim() - 1 - dim))  # the weights along dim
         out = _C.lerp(out.index_select(dim, i0), out.index_select(dim, i1), w1)
     return out
+
+
+# Grid sampling -------------------------------------------------------------------------------------------------
+
+_ALIGN_CORNERS_WARNING = ("Default grid_sample and affine_grid behavior has changed to align_corners=False since "
+                          "1.3.0. Please specify align_corners=True if the old behavior is desired. See the "
+                          "documentation of grid_sample for details.")
+
+
+def _default_align_corners(align_corners):
+    """align_corners, False (with PyTorch's UserWarning) when not given."""
+    if align_corners is None:
+        warnings.warn(_ALIGN_CORNERS_WARNING)
+        return False
+    return align_corners
+
+
+def _base_coordinates(size, align_corners, theta):
+    """affine_grid's normalized coordinates of `size` pixels along a dim: -1 to 1 at the corner pixels' centres
+    with align_corners, else at the pixels' centres of a span from -1 to 1; 0 for a single pixel."""
+    if size <= 1:
+        return _C.zeros([size], dtype=theta.dtype, device=theta.device)
+    points = _C.linspace(-1, 1, size, dtype=theta.dtype, device=theta.device)
+    return points if align_corners else points * (size - 1) / size
+
+
+def affine_grid(theta, size, align_corners=None):
+    """affine_grid(theta, size, align_corners=None) -> Tensor
+
+    The sampling grid (N, H, W, 2) (or (N, D, H, W, 3)) of grid_sample that maps each output pixel of size
+    (N, C, H, W) (or (N, C, D, H, W)) through the affine matrices theta (N, 2, 3) (or (N, 3, 4)).
+    """
+    check_tensors("affine_grid", ("theta", theta))
+    align_corners = _default_align_corners(align_corners)
+    if not theta.is_floating_point():
+        raise ValueError(f"Expected theta to have floating point type, but got {theta.dtype}")
+    if len(size) not in (4, 5):
+        raise NotImplementedError(f"affine_grid only supports 4D and 5D sizes, for 2D and 3D affine transforms, "
+                                  f"respectively. Got size {size}.")
+    dims = len(size) - 2
+    if theta.dim() != 3 or tuple(theta.shape[1:]) != (dims, dims + 1):
+        raise ValueError(f"Expected a batch of {dims}D affine matrices of shape Nx{dims}x{dims + 1} for size "
+                         f"{size}. Got {theta.shape}.")
+    if align_corners and min(size[2:]) == 1:
+        warnings.warn("Since version 1.3.0, affine_grid behavior has changed for unit-size grids when "
+                      "align_corners=True. This is not an intended use case of affine_grid. See the documentation "
+                      "of affine_grid for details.")
+    elif min(size) <= 0:
+        raise ValueError(f"Expected non-zero, positive output size. Got {size}")
+    n, _, *spatial = _int_list("affine_grid_generator", "size", 2, size)
+    align_corners = _bool("affine_grid_generator", "align_corners", 3, align_corners)
+    if theta.shape[0] != n:
+        raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: [{n}, {dims + 1}] but "
+                           f"got: [{theta.shape[0]}, {dims + 1}].")
+    # The homogeneous coordinates (x, y[, z], 1) of each output pixel, x along the last dim, times theta^T.
+    axes = [_base_coordinates(s, align_corners, theta) for s in reversed(spatial)]
+    ones = _C.ones(spatial, dtype=theta.dtype, device=theta.device)
+    base = _C.stack([a.reshape([-1] + [1] * i).expand(spatial) for i, a in enumerate(axes)] + [ones], -1)
+    base = base.reshape([1, -1, dims + 1])
+    return _C.matmul(base, theta.transpose(1, 2)).reshape([n, *spatial, dims])
+
+
+def _check_grid_sample(input, grid, mode):
+    """torch.grid_sampler's checks, in its order."""
+    if input.dim() == 0 or grid.dim() == 0:
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+    if input.device != grid.device:
+        raise RuntimeError(f"grid_sampler(): expected input and grid to be on same device, but input is on "
+                           f"{input.device} and grid is on {grid.device}")
+    if input.shape[0] != grid.shape[0]:
+        raise RuntimeError(f"grid_sampler(): expected grid and input to have same batch size, but got input with "
+                           f"sizes {_shape(input)} and grid with sizes {_shape(grid)}")
+    if grid.shape[-1] != input.dim() - 2:
+        raise RuntimeError(f"grid_sampler(): expected grid to have size {input.dim() - 2} in last dimension, but "
+                           f"got grid with sizes {_shape(grid)}")
+    for dim in range(2, input.dim()):
+        if input.shape[dim] == 0:
+            raise RuntimeError(f"grid_sampler(): expected input to have non-empty spatial dimensions, but input "
+                               f"has sizes {_shape(input)} with dimension {dim} being empty")
+    dims = 2 if input.dim() == 4 else 3
+    if input.dim() != dims + 2 or grid.dim() != dims + 2:
+        raise RuntimeError(f"grid_sampler(): expected {dims + 2}D input and grid with same number of dimensions, "
+                           f"but got input with sizes {_shape(input)} and grid with sizes {_shape(grid)}")
+    if dims == 3 and mode == "bicubic":
+        raise RuntimeError("grid_sampler(): bicubic interpolation only supports 4D input")
+    cuda = input.device.type == "cuda"
+    if input.dtype not in (_C.float32, _C.float64) and not (cuda and input.dtype == _C.float16):
+        if cuda:
+            raise _not_implemented(f"grid_sampler_{dims}d_cuda", input.dtype)
+        if dims == 3:
+            raise _not_implemented("grid_sampler3d_cpu", input.dtype)
+        raise RuntimeError(f"grid_sampler_2d_cpu not implemented for {_scalar_type(input.dtype)}")
+    if grid.dtype != input.dtype:
+        raise RuntimeError(f"expected scalar type {_scalar_type(input.dtype)} but found {_scalar_type(grid.dtype)}")
+
+
+def _clip(x, size):
+    """x clamped into the pixels [0, size - 1]; as PyTorch's clip_coordinates, the gradient is 0 at and beyond
+    the borders."""
+    inside = (x > 0) & (x < size - 1)
+    return _C.where(inside, x, x.detach().clamp(0, size - 1))
+
+
+def _reflect(x, low, high):
+    """x reflected off low and high until it lies between them, as PyTorch's reflect_coordinates: gradient -1
+    where an odd number of reflections turned it round, else 1."""
+    span = high - low
+    x = x - low
+    x = _C.where(x < 0, -x, x)  # not abs: its gradient at 0 is 0, PyTorch's here is 1
+    flips = (x.detach() / span).floor()
+    extra = x.fmod(span)
+    return _C.where(flips.fmod(2) == 0, extra + low, span - extra + low)
+
+
+def _padded(x, size, padding_mode, align_corners):
+    """Position x (in pixels) moved into the input as padding_mode does: 'border' clamps it to the edge pixels,
+    'reflection' reflects it off the edges (the corner pixels' centres with align_corners, else their outer
+    sides) and then clamps; 'zeros' keeps it (what lies outside reads as 0)."""
+    if padding_mode == "zeros":
+        return x
+    if padding_mode == "reflection":
+        if align_corners and size == 1:  # nothing to reflect off; PyTorch's gradient here is 0
+            return _C.where(_C.ones([], dtype=_C.bool, device=x.device), 0.0, x)
+        x = _reflect(x, 0, size - 1) if align_corners else _reflect(x, -0.5, size - 0.5)
+    return _clip(x, size)
+
+
+def _cubic_weights(t):
+    """The weights of the pixels at -1, 0, 1 and 2 of a point at t in [0, 1), as PyTorch's bicubic kernels
+    (Keys' cubic convolution with A = -0.75)."""
+    a = -0.75
+
+    def near(d):  # |d| <= 1
+        return ((a + 2) * d - (a + 3)) * d * d + 1
+
+    def far(d):  # 1 < |d| < 2
+        return ((a * d - 5 * a) * d + 8 * a) * d - 4 * a
+
+    return far(t + 1), near(t), near(1 - t), far(2 - t)
+
+
+def _nearest(x, three_d, device):
+    """The pixel nearest to each position x, as PyTorch 1.13's nearest sampling: ties go to the even pixel, except
+    in its CPU kernel for 5-d input (std::round), where they go away from 0."""
+    if not three_d or device.type == "cuda":
+        return x.round()
+    whole = x.trunc()
+    return whole + _C.where((x - whole).abs() >= 0.5, x.sign(), 0.0)
+
+
+def _pixels(flat, positions, spatial):
+    """The pixels of flat input (N, C, S) at integral float positions (a tensor (N, 1, P) per spatial dim),
+    (N, C, P); 0 where a position lies outside the input."""
+    inside, index = None, None
+    for x, size in zip(positions, spatial):
+        valid = (x >= 0) & (x <= size - 1)  # False for NaN
+        inside = valid if inside is None else inside & valid
+        column = _C.where(valid, x, 0.0).long()
+        index = column if index is None else index * size + column
+    values = flat.gather(2, index.expand([flat.shape[0], flat.shape[1], index.shape[2]]))
+    return _C.where(inside, values, 0.0)
+
+
+def grid_sample(input, grid, mode="bilinear", padding_mode="zeros", align_corners=None):
+    """grid_sample(input, grid, mode='bilinear', padding_mode='zeros', align_corners=None) -> Tensor
+
+    input (N, C, H, W) (or (N, C, D, H, W)) sampled at the points of grid (N, Ho, Wo, 2) (or (N, Do, Ho, Wo, 3)),
+    normalized to [-1, 1] and x first; 'bilinear' (trilinear for 5-d), 'nearest' or 'bicubic' (4-d only)
+    interpolation, and points outside the input read as 0 ('zeros') or as the border or reflected pixels.
+    """
+    check_tensors("grid_sample", ("input", input), ("grid", grid))
+    if not isinstance(mode, str) or mode not in ("bilinear", "nearest", "bicubic"):
+        raise ValueError(f"nn.functional.grid_sample(): expected mode to be 'bilinear', 'nearest' or 'bicubic', "
+                         f"but got: '{mode}'")
+    if not isinstance(padding_mode, str) or padding_mode not in ("zeros", "border", "reflection"):
+        raise ValueError(f"nn.functional.grid_sample(): expected padding_mode to be 'zeros', 'border', or "
+                         f"'reflection', but got: '{padding_mode}'")
+    align_corners = _bool("grid_sampler", "align_corners", 5, _default_align_corners(align_corners))
+    _check_grid_sample(input, grid, mode)
+    n, channels, *spatial = input.shape
+    out_spatial = list(grid.shape[1:-1])
+    points = math.prod(out_spatial)
+    flat = input.reshape([n, channels, math.prod(spatial)])
+    # grid's last dim holds x (along input's last dim) first; in pixels, as PyTorch's unnormalize.
+    scales = [(s - 1) / 2 if align_corners else s / 2 for s in spatial]
+    unnormalized = [(grid.select(-1, len(spatial) - 1 - d).reshape([n, 1, points]) + 1) * scale
+                    - (0.0 if align_corners else 0.5) for d, scale in enumerate(scales)]
+    if mode == "bicubic":  # 4x4 pixels around each point, each moved into the input by padding_mode
+        y, x = unnormalized
+        y0, x0 = y.detach().floor(), x.detach().floor()
+        wy, wx = _cubic_weights(y - y0), _cubic_weights(x - x0)
+        rows = [_padded(y0 + (i - 1), spatial[0], padding_mode, align_corners) for i in range(4)]
+        columns = [_padded(x0 + (j - 1), spatial[1], padding_mode, align_corners) for j in range(4)]
+        out = sum(wy[i] * sum(wx[j] * _pixels(flat, (rows[i], columns[j]), spatial) for j in range(4))
+                  for i in range(4))
+    else:
+        sources = [_padded(c, s, padding_mode, align_corners) for c, s in zip(unnormalized, spatial)]
+        if mode == "nearest":  # PyTorch's gradient for the grid is 0 (not None)
+            out = _pixels(flat, [_nearest(c.detach(), len(spatial) == 3, input.device) for c in sources], spatial)
+            if grid.requires_grad and is_grad_enabled():
+                out = _C.where(_C.ones([], dtype=_C.bool, device=out.device), out, sum(sources))
+        else:  # each point's 2 (or 3) neighbours along each dim, weighted by their nearness
+            lows = [c.detach().floor() for c in sources]
+            fractions = [c - low for c, low in zip(sources, lows)]
+            out = 0
+            for corner in itertools.product((0, 1), repeat=len(spatial)):
+                weight = math.prod(f if high else 1 - f for f, high in zip(fractions, corner))
+                out = out + weight * _pixels(flat, [low + high for low, high in zip(lows, corner)], spatial)
+    return out.reshape([n, channels, *out_spatial])
 
 
 # 1-d pooling ---------------------------------------------------------------------------------------------------

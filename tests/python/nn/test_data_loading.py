@@ -133,7 +133,7 @@ def test_iterable_dataset_errors_and_no_len():
 @pytest.mark.parametrize("num_workers", [0, 2])
 def test_shuffle_is_seeded_and_yields_each_sample_once(num_workers):
     """Shuffling draws from the generator given (else wick's default one): one seed, one order; every epoch a
-    permutation. num_workers > 0 loads in the main process and gives the same batches."""
+    permutation. num_workers > 0 loads in worker processes and gives the same batches."""
     dataset = wdata.TensorDataset(wick.arange(50))
 
     def epoch(generator):

@@ -21,6 +21,8 @@ from wick.nn.modules.distance import CosineSimilarity, PairwiseDistance
 from wick.nn.modules.instancenorm import InstanceNorm1d, InstanceNorm2d
 from wick.nn.modules.loss import (HingeEmbeddingLoss, HuberLoss, KLDivLoss, MarginRankingLoss, PoissonNLLLoss,
                                   SmoothL1Loss, SoftMarginLoss, TripletMarginLoss)
+from wick.nn.modules.loss import (CosineEmbeddingLoss, GaussianNLLLoss, MultiLabelSoftMarginLoss,
+                                  MultiMarginLoss)
 from wick.nn.modules.normalization import GroupNorm
 from wick.nn.modules.pixelshuffle import PixelShuffle, PixelUnshuffle
 from wick.nn.modules.pooling import AvgPool1d, MaxPool1d
@@ -42,4 +44,5 @@ __all__ = ["Module", "Identity", "Linear", "ReLU", "GELU", "SiLU", "Sigmoid", "T
            "UpsamplingBilinear2d",
            "RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell",
            "GRUCell", "MultiheadAttention", "TransformerEncoderLayer", "TransformerEncoder",
-           "TransformerDecoderLayer", "TransformerDecoder", "Transformer"]
+           "TransformerDecoderLayer", "TransformerDecoder", "Transformer",
+           "GaussianNLLLoss", "MultiLabelSoftMarginLoss", "MultiMarginLoss", "CosineEmbeddingLoss"]

@@ -1,6 +1,7 @@
 """wick.nn.modules.loss: the losses as modules: L1Loss, MSELoss, NLLLoss, CrossEntropyLoss, BCELoss,
 BCEWithLogitsLoss, SmoothL1Loss, HuberLoss, KLDivLoss, MarginRankingLoss, SoftMarginLoss, HingeEmbeddingLoss,
-TripletMarginLoss and PoissonNLLLoss. Each forward is wick.nn.functional's."""
+TripletMarginLoss, PoissonNLLLoss, GaussianNLLLoss, MultiLabelSoftMarginLoss, MultiMarginLoss and
+CosineEmbeddingLoss. Each forward is wick.nn.functional's."""
 import warnings
 
 from wick.nn import functional as F
@@ -8,7 +9,7 @@ from wick.nn.modules.module import Module
 
 __all__ = ["L1Loss", "MSELoss", "NLLLoss", "CrossEntropyLoss", "BCELoss", "BCEWithLogitsLoss", "SmoothL1Loss",
            "HuberLoss", "KLDivLoss", "MarginRankingLoss", "SoftMarginLoss", "HingeEmbeddingLoss", "TripletMarginLoss",
-           "PoissonNLLLoss"]
+           "PoissonNLLLoss", "GaussianNLLLoss", "MultiLabelSoftMarginLoss", "MultiMarginLoss", "CosineEmbeddingLoss"]
 
 
 def _legacy_reduction(size_average, reduce):
@@ -221,3 +222,64 @@ class PoissonNLLLoss(_Loss):
     def forward(self, log_input, target):
         return F.poisson_nll_loss(log_input, target, log_input=self.log_input, full=self.full, eps=self.eps,
                                   reduction=self.reduction)
+
+
+class GaussianNLLLoss(_Loss):
+    """GaussianNLLLoss(*, full=False, eps=1e-06, reduction='mean')
+
+    0.5 * (log(var) + (input - target) ** 2 / var), var at least eps; full adds 0.5 * log(2 * pi). Reduced.
+    """
+
+    def __init__(self, *, full=False, eps=1e-6, reduction="mean"):
+        super().__init__(reduction=reduction)
+        self.full = full
+        self.eps = eps
+
+    def forward(self, input, target, var):
+        return F.gaussian_nll_loss(input, target, var, full=self.full, eps=self.eps, reduction=self.reduction)
+
+
+class MultiLabelSoftMarginLoss(_WeightedLoss):
+    """MultiLabelSoftMarginLoss(weight=None, size_average=None, reduce=None, reduction='mean')
+
+    The binary cross entropy of sigmoid(input) against each label of target (times weight), averaged over the
+    classes; reduced.
+    """
+
+    def forward(self, input, target):
+        return F.multilabel_soft_margin_loss(input, target, weight=self.weight, reduction=self.reduction)
+
+
+class MultiMarginLoss(_WeightedLoss):
+    """MultiMarginLoss(p=1, margin=1.0, weight=None, size_average=None, reduce=None, reduction='mean')
+
+    The sum over the classes i other than the target of max(0, margin - input[target] + input[i]) ** p (times
+    weight[target]), over the number of classes; reduced.
+    """
+
+    def __init__(self, p=1, margin=1.0, weight=None, size_average=None, reduce=None, reduction="mean"):
+        super().__init__(weight, size_average, reduce, reduction)
+        if p != 1 and p != 2:
+            raise ValueError("only p == 1 and p == 2 supported")
+        if weight is not None and weight.dim() != 1:  # PyTorch asserts it
+            raise AssertionError()
+        self.p = p
+        self.margin = margin
+
+    def forward(self, input, target):
+        return F.multi_margin_loss(input, target, p=self.p, margin=self.margin, weight=self.weight,
+                                   reduction=self.reduction)
+
+
+class CosineEmbeddingLoss(_Loss):
+    """CosineEmbeddingLoss(margin=0.0, size_average=None, reduce=None, reduction='mean')
+
+    1 - cos(input1, input2) where target is 1, max(0, cos(input1, input2) - margin) where it is -1; reduced.
+    """
+
+    def __init__(self, margin=0.0, size_average=None, reduce=None, reduction="mean"):
+        super().__init__(size_average, reduce, reduction)
+        self.margin = margin
+
+    def forward(self, input1, input2, target):
+        return F.cosine_embedding_loss(input1, input2, target, margin=self.margin, reduction=self.reduction)
