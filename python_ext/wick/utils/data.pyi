@@ -1,4 +1,5 @@
 """Types of wick.utils.data (python_ext/wick/utils/data.py): datasets, samplers, collation and DataLoader."""
+from multiprocessing.context import BaseContext
 from typing import Any, Callable, Generic, Iterable, Iterator, List, Optional, Sequence, Sized, TypeVar, Union
 
 from wick import Tensor
@@ -85,7 +86,15 @@ class BatchSampler(Sampler[List[int]]):
 
 def default_collate(batch: Sequence[Any]) -> Any: ...
 def default_convert(data: Any) -> Any: ...
-def get_worker_info() -> None: ...
+
+class WorkerInfo:
+    id: int
+    num_workers: int
+    seed: int
+    dataset: Dataset[Any]
+    def __init__(self, **fields: Any) -> None: ...
+
+def get_worker_info() -> Optional[WorkerInfo]: ...
 
 class DataLoader(Generic[_T_co]):
     dataset: Dataset[_T_co]
@@ -98,7 +107,7 @@ class DataLoader(Generic[_T_co]):
     pin_memory: bool
     timeout: float
     worker_init_fn: Optional[Callable[[int], None]]
-    multiprocessing_context: Any
+    multiprocessing_context: Optional[BaseContext]
     prefetch_factor: int
     persistent_workers: bool
     pin_memory_device: str
@@ -108,7 +117,8 @@ class DataLoader(Generic[_T_co]):
                  batch_sampler: Union[Sampler[List[Any]], Iterable[List[Any]], None] = ..., num_workers: int = ...,
                  collate_fn: Optional[Callable[[List[_T_co]], Any]] = ..., pin_memory: bool = ...,
                  drop_last: bool = ..., timeout: float = ..., worker_init_fn: Optional[Callable[[int], None]] = ...,
-                 multiprocessing_context: Any = ..., generator: Optional[Generator] = ..., *,
-                 prefetch_factor: int = ..., persistent_workers: bool = ..., pin_memory_device: str = ...) -> None: ...
+                 multiprocessing_context: Union[str, BaseContext, None] = ...,
+                 generator: Optional[Generator] = ..., *, prefetch_factor: int = ..., persistent_workers: bool = ...,
+                 pin_memory_device: str = ...) -> None: ...
     def __iter__(self) -> Iterator[Any]: ...
     def __len__(self) -> int: ...
