@@ -8,16 +8,16 @@ import operator
 
 from wick import _C
 from wick._arguments import (_bool, _dtype, _int, _int_list, _is_int, _number, _scalar_type, _tensor, _tensor_sequence,
-                             _wrap_dim)
+                             _wrap_dim, _written, _written_fields)
 from wick.functional import broadcast_shapes
 from wick.return_types import named_tuple
-from wick.type_info import promote_types
+from wick.type_info import can_cast, promote_types
 
 __all__ = ["vector_norm", "matrix_norm", "norm", "cross", "vecdot", "matrix_power", "multi_dot", "inv", "solve", "det",
            "slogdet", "cholesky", "qr", "eigh", "eigvalsh", "svd", "svdvals", "lstsq", "pinv", "matrix_rank",
            "LinAlgError"]
 
-# The C++ names of the dtypes, which multi_dot's message uses.
+# The C++ names of the dtypes, which the messages of multi_dot and of out= tensors use.
 _CPP_TYPES = {_C.float16: "c10::Half", _C.bfloat16: "c10::BFloat16", _C.float32: "float", _C.float64: "double",
               _C.int64: "long int", _C.int32: "int", _C.int16: "short int", _C.int8: "signed char",
               _C.uint8: "unsigned char", _C.bool: "bool"}
@@ -33,6 +33,66 @@ def _dims(function, value):
 def _format(number):
     """A number as PyTorch's messages print a Scalar: an int as itself, a float as C++ streams a double."""
     return str(int(number)) if isinstance(number, int) else f"{number:g}"
+
+
+# out= tensors.
+#
+# Note [out= in wick.linalg]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~
+# PyTorch's linear algebra functions check the dtype of an out= tensor in one of two ways: most take only their
+# result's dtype; pinv, matrix_rank, lstsq and matrix_power (for n = 0 or 1) take any dtype that it casts to
+# safely. Their messages differ, so each function passes its own. _written (wick._arguments) then resizes out and
+# writes the result, refusing out= where an input requires grad, as the out= ops that PyTorch's functions call
+# refuse it (PyTorch's message names such an inner op, mm() or _linalg_svd(); wick's names the function itself).
+# matrix_norm, norm and matrix_power (n = 0 or 1) instead copy their result into out, a copy that autograd
+# records: they take inputs that require grad (_copied).
+
+_EXACT = "Expected out tensor to have dtype {cpp_result}, but got {cpp_out} instead"
+
+
+def _castable(function, name="result"):
+    """PyTorch's message (checkLinalgCompatibleDtype's) for an out= tensor, called name, of function whose dtype
+    the result's does not cast to safely."""
+    return f"{function}: Expected {name} to be safely castable from {{result}} dtype, but got {name} with dtype {{out}}"
+
+
+def _check_out(function, result, out, message, castable=False):
+    """RuntimeError(message) unless out, an out= tensor, has result's dtype (or, when castable, one that it casts
+    to safely); message is formatted with the dtypes of result and out as PyTorch (result, out) and C++
+    (cpp_result, cpp_out) name them."""
+    out = _tensor(function, "out", None, out)
+    if out.dtype != result.dtype and not (castable and can_cast(result.dtype, out.dtype)):
+        raise RuntimeError(message.format(result=_scalar_type(result.dtype), out=_scalar_type(out.dtype),
+                                          cpp_result=_CPP_TYPES[result.dtype], cpp_out=_CPP_TYPES[out.dtype]))
+
+
+def _out(function, result, out, parameters, message=_EXACT, castable=False):
+    """What function (named as PyTorch's parser names it) returns: result, or out holding it, refused where one of
+    parameters requires grad (see Note [out= in wick.linalg])."""
+    if out is None:
+        return result
+    _check_out(function, result, out, message, castable)
+    return _written(function, result, out, *parameters)
+
+
+def _out_fields(function, results, out, parameters, castable_in=None):
+    """The same for a function returning the named tuple results, out a tuple or list of as many tensors: each
+    must have its field's dtype, or one that it casts to safely when castable_in names the function (for the
+    message)."""
+    if isinstance(out, (tuple, list)) and len(out) == len(results):  # else _written_fields raises the TypeError
+        for name, result, tensor in zip(results._fields, results, out):
+            message = _EXACT if castable_in is None else _castable(castable_in, name)
+            _check_out(function, result, tensor, message, castable_in is not None)
+    return _written_fields(function, results, out, *parameters)
+
+
+def _copied(function, result, out, message, castable=False):
+    """result, or out holding it as _out writes it but by a copy that autograd records, so that inputs requiring
+    grad are taken (see Note [out= in wick.linalg])."""
+    if out is None:
+        return result
+    out = _out(function, result.detach(), out, (), message, castable)
+    return out.copy_(result) if result.requires_grad else out
 
 
 # Checks that PyTorch's linear algebra functions share.
@@ -83,8 +143,8 @@ def _check_square(function, tensor):
 
 # Norms.
 
-def vector_norm(input, ord=2, dim=None, keepdim=False, *, dtype=None):
-    """vector_norm(input, ord=2, dim=None, keepdim=False, *, dtype=None) -> Tensor
+def vector_norm(input, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
+    """vector_norm(input, ord=2, dim=None, keepdim=False, *, dtype=None, out=None) -> Tensor
 
     The vector ord-norm of input over dim (an int or a tuple; every dim when None or empty): sum(abs(x)**ord) **
     (1/ord), the largest (inf) or smallest (-inf) magnitude, or the count of nonzeros (0). Floating inputs only;
@@ -107,7 +167,7 @@ def vector_norm(input, ord=2, dim=None, keepdim=False, *, dtype=None):
                                    "because this dimension is empty and the operation does not have an identity")
     _check_norm_dtype("linalg.vector_norm", dtype, input.dtype)
     x = input if dtype is None else input.to(dtype)
-    return _C.norm(x, ctypes.c_float(float(ord)).value, dims, keepdim)
+    return _out("linalg_vector_norm", _C.norm(x, ctypes.c_float(float(ord)).value, dims, keepdim), out, (input,))
 
 
 def _matrix_norm_dims(input, dim, low_precision):
@@ -123,8 +183,8 @@ def _matrix_norm_dims(input, dim, low_precision):
     return first, second
 
 
-def matrix_norm(input, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
-    """matrix_norm(input, ord='fro', dim=(-2, -1), keepdim=False, *, dtype=None) -> Tensor
+def matrix_norm(input, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=None):
+    """matrix_norm(input, ord='fro', dim=(-2, -1), keepdim=False, *, dtype=None, out=None) -> Tensor
 
     The matrix norm of the matrices in dims dim of input: 'fro' (the square root of the sum of squares), 1 or -1
     (the largest or smallest column sum of magnitudes), inf or -inf (the same of rows), 2 or -2 (the largest or
@@ -144,6 +204,12 @@ def matrix_norm(input, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
     needs_svd = ord == "nuc" or (not isinstance(ord, str) and abs(ord) == 2)
     first, second = _matrix_norm_dims(input, dim, low_precision=not needs_svd)
     _check_norm_dtype("linalg.matrix_norm", dtype, input.dtype)
+    return _copied("linalg_matrix_norm", _matrix_norm(input, ord, first, second, keepdim, dtype, needs_svd), out,
+                   "linalg.matrix_norm expected out tensor dtype {result} but got: {out}")
+
+
+def _matrix_norm(input, ord, first, second, keepdim, dtype, needs_svd):
+    """The ord-norm of the matrices in dims first and second of input, as matrix_norm computes it."""
     if ord == "fro":
         return vector_norm(input, 2, (first, second), keepdim, dtype=dtype)
     if needs_svd:  # the largest or smallest singular value, or their sum, of the matrices moved last
@@ -161,8 +227,8 @@ def matrix_norm(input, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
     return sums.amax(second, keepdim) if ord > 0 else sums.amin(second, keepdim)
 
 
-def norm(input, ord=None, dim=None, keepdim=False, *, dtype=None):
-    """norm(input, ord=None, dim=None, keepdim=False, *, dtype=None) -> Tensor
+def norm(input, ord=None, dim=None, keepdim=False, *, out=None, dtype=None):
+    """norm(input, ord=None, dim=None, keepdim=False, *, out=None, dtype=None) -> Tensor
 
     A vector norm (vector_norm) or a matrix norm (matrix_norm), as PyTorch chooses: a matrix norm for a string ord,
     or for a numeric ord over two dims (dim of length 2, or a 2-d input without dim); otherwise the vector ord-norm
@@ -177,14 +243,16 @@ def norm(input, ord=None, dim=None, keepdim=False, *, dtype=None):
         raise RuntimeError("linalg.norm: If dim is not specified but ord is, the input must be 1D or 2D. "
                            f"Got {input.dim()}D.")
     if isinstance(ord, str) or (ord is not None and (len(dims) == 2 if dims is not None else input.dim() == 2)):
-        return matrix_norm(input, ord, dims if dims is not None else [0, 1], keepdim, dtype=dtype)
-    return vector_norm(input, 2 if ord is None else ord, dims, keepdim, dtype=dtype)
+        result = matrix_norm(input, ord, dims if dims is not None else [0, 1], keepdim, dtype=dtype)
+    else:
+        result = vector_norm(input, 2 if ord is None else ord, dims, keepdim, dtype=dtype)
+    return _copied("linalg_norm", result, out, "linalg.norm expected out tensor dtype {result} but got: {out}")
 
 
 # Products.
 
-def cross(input, other, *, dim=-1):
-    """cross(input, other, *, dim=-1) -> Tensor
+def cross(input, other, *, dim=-1, out=None):
+    """cross(input, other, *, dim=-1, out=None) -> Tensor
 
     The cross product of the 3-vectors along dim of input and other (same number of dims, broadcast together).
     """
@@ -204,11 +272,11 @@ def cross(input, other, *, dim=-1):
     # Component i is a[i+1] * b[i+2] - a[i+2] * b[i+1]: rolled copies line those up.
     next_a, last_a = input.roll(-1, wrapped), input.roll(1, wrapped)
     next_b, last_b = other.roll(-1, wrapped), other.roll(1, wrapped)
-    return next_a * last_b - last_a * next_b
+    return _out("linalg_cross", next_a * last_b - last_a * next_b, out, (input, other))
 
 
-def vecdot(x, y, *, dim=-1):
-    """vecdot(x, y, *, dim=-1) -> Tensor
+def vecdot(x, y, *, dim=-1, out=None):
+    """vecdot(x, y, *, dim=-1, out=None) -> Tensor
 
     The dot products of the vectors along dim of x and y (broadcast together): (x * y).sum(dim). Floating inputs of
     one dtype only, as PyTorch 1.13.
@@ -218,11 +286,12 @@ def vecdot(x, y, *, dim=-1):
     dim = _int("linalg_vecdot", "dim", None, dim)
     _check_floating("linalg.vecdot", x)
     _check_same_dtype("linalg.vecdot", x, y, ("x", "y"))
-    return (x * y).sum(dim)
+    return _out("linalg_vecdot", (x * y).sum(dim), out, (x, y),
+                "linalg.vecdot: Expected out of dtype{result} but found {out}")  # sic: no space after "dtype"
 
 
-def matrix_power(input, n):
-    """matrix_power(input, n) -> Tensor
+def matrix_power(input, n, *, out=None):
+    """matrix_power(input, n, *, out=None) -> Tensor
 
     The n-th power of the square matrix (or batch of them) input, for n >= 0: the identity for 0, else products of
     repeated squares; for n < 0, the same of the inverse.
@@ -230,6 +299,19 @@ def matrix_power(input, n):
     input = _tensor("linalg_matrix_power", "input", 1, input)
     n = _int("linalg_matrix_power", "n", 2, n)
     _check_square("linalg.matrix_power", input)
+    castable = _castable("matrix_power")
+    if out is not None:  # PyTorch checks first that input's dtype casts to out's, then writes its powers
+        _check_out("linalg_matrix_power", input, out, castable, castable=True)
+    result = _power(input, n)
+    if n == 0 and out is not None:  # PyTorch copies the identity into out, outside input's graph
+        result = result.detach()
+    if n in (0, 1):  # copied into out, as PyTorch copies input or the identity
+        return _copied("linalg_matrix_power", result, out, castable, castable=True)
+    return _out("linalg_matrix_power", result, out, (input,))
+
+
+def _power(input, n):
+    """The n-th power of the square matrices of input, as matrix_power computes it."""
     if n < 0:
         input, n = inv(input), -n
     if n == 0:  # copied into a clone, so that the result stays in input's autograd graph as PyTorch's does
@@ -271,8 +353,8 @@ def _chain_product(matrices, split, i, j):
     return _C.mm(_chain_product(matrices, split, i, k), _chain_product(matrices, split, k + 1, j))
 
 
-def multi_dot(tensors):
-    """multi_dot(tensors) -> Tensor
+def multi_dot(tensors, *, out=None):
+    """multi_dot(tensors, *, out=None) -> Tensor
 
     The product of two or more matrices (a list or tuple), multiplied in the order that costs the fewest
     multiplications. The first may be a 1-d row vector and the last a 1-d column vector, which the result drops.
@@ -305,7 +387,9 @@ def multi_dot(tensors):
     if len(matrices) == 3:  # PyTorch's own rule for three matrices breaks a tie toward (A @ B) @ C
         a, b, c, d = rows
         split[0][2] = 0 if a * c * (b + d) > b * d * (a + c) else 1
-    return _chain_product(matrices, split, 0, len(matrices) - 1).reshape(out_shape)
+    result = _chain_product(matrices, split, 0, len(matrices) - 1).reshape(out_shape)
+    return _out("linalg_multi_dot", result, out, given,
+                "multi_dot(): expected out tensor to have dtype {cpp_result} but got {cpp_out}")
 
 
 # Decompositions and solvers (declarations/linalg_lapack.yaml). The `_ex` ops return an int32 info per matrix,
@@ -344,8 +428,8 @@ def _raise_for(function, A, info, message):
             raise LinAlgError(f"{function}: {where}{message.format(code)}")
 
 
-def inv(A):
-    """inv(A) -> Tensor
+def inv(A, *, out=None):
+    """inv(A, *, out=None) -> Tensor
 
     The inverse of each square matrix of A (float32 or float64, batched); LinAlgError (a RuntimeError) where one
     is singular.
@@ -355,7 +439,7 @@ def inv(A):
     result, info = _C._linalg_inv_ex(A)
     _raise_for("linalg.inv", A, info, "The diagonal element {} is zero, the inversion could not be completed "
                                       "because the input matrix is singular.")
-    return result
+    return _out("linalg_inv", result, out, (A,))
 
 
 def _is_vector_rhs(A, B):
@@ -363,8 +447,8 @@ def _is_vector_rhs(A, B):
     return B.dim() == 1 or (B.dim() == A.dim() - 1 and tuple(B.shape) == tuple(A.shape[:-1]))
 
 
-def solve(A, B, *, left=True):
-    """solve(A, B, *, left=True) -> Tensor
+def solve(A, B, *, left=True, out=None):
+    """solve(A, B, *, left=True, out=None) -> Tensor
 
     The solution X of A @ X = B (left) or X @ A = B (not left), batched and broadcast; B may be a vector (or a
     batch of them). LinAlgError where A is singular.
@@ -388,31 +472,31 @@ def solve(A, B, *, left=True):
     _raise_for("torch.linalg.solve", A, info, "The solver failed because the input matrix is singular.")
     if not left:
         X = X.transpose(-2, -1)
-    return X.squeeze(-1) if vector else X
+    return _out("linalg_solve", X.squeeze(-1) if vector else X, out, (A, B))
 
 
-def det(A):
-    """det(A) -> Tensor
+def det(A, *, out=None):
+    """det(A, *, out=None) -> Tensor
 
     The determinant of each square matrix of A.
     """
     A = _tensor("linalg_det", "A", 1, A)
     _check_lapack("linalg.det", A)
-    return _C.det(A)
+    return _out("linalg_det", _C.det(A), out, (A,))
 
 
-def slogdet(A):
-    """slogdet(A) -> (Tensor sign, Tensor logabsdet)
+def slogdet(A, *, out=None):
+    """slogdet(A, *, out=None) -> (Tensor sign, Tensor logabsdet)
 
     The sign of the determinant of each square matrix of A, and the log of its absolute value.
     """
     A = _tensor("linalg_slogdet", "A", 1, A)
     _check_lapack("linalg.slogdet", A)
-    return _slogdet_result(*_C.slogdet(A))
+    return _out_fields("linalg_slogdet", _slogdet_result(*_C.slogdet(A)), out, (A,))
 
 
-def cholesky(A, *, upper=False):
-    """cholesky(A, *, upper=False) -> Tensor
+def cholesky(A, *, upper=False, out=None):
+    """cholesky(A, *, upper=False, out=None) -> Tensor
 
     The lower triangular L with L @ L.mT == A (its transpose U when upper) of each symmetric positive-definite
     matrix of A, read from its lower triangle. LinAlgError where one is not positive-definite.
@@ -424,11 +508,11 @@ def cholesky(A, *, upper=False):
     _raise_for("linalg.cholesky", A, info, "The factorization could not be completed because the input is not "
                                            "positive-definite (the leading minor of order {} is not "
                                            "positive-definite).")
-    return L.transpose(-2, -1) if upper else L
+    return _out("linalg_cholesky", L.transpose(-2, -1) if upper else L, out, (A,))
 
 
-def qr(A, mode="reduced"):
-    """qr(A, mode='reduced') -> (Tensor Q, Tensor R)
+def qr(A, mode="reduced", *, out=None):
+    """qr(A, mode='reduced', *, out=None) -> (Tensor Q, Tensor R)
 
     Q with orthonormal columns and upper triangular R with Q @ R == A: min(m, n) columns of Q and rows of R
     ('reduced'), Q square ('complete'), or R alone with Q empty ('r').
@@ -440,7 +524,7 @@ def qr(A, mode="reduced"):
         raise RuntimeError(f"qr received unrecognized mode '{mode}' but expected one of 'reduced' (default), 'r', "
                            "or 'complete'")
     _check_lapack("linalg.qr", A, square=False)
-    return _qr_result(*_C._linalg_qr(A, mode))
+    return _out_fields("linalg_qr", _qr_result(*_C._linalg_qr(A, mode)), out, (A,))
 
 
 def _uplo(function, UPLO):
@@ -451,8 +535,8 @@ def _uplo(function, UPLO):
     return UPLO.upper()
 
 
-def eigh(A, UPLO="L"):
-    """eigh(A, UPLO='L') -> (Tensor eigenvalues, Tensor eigenvectors)
+def eigh(A, UPLO="L", *, out=None):
+    """eigh(A, UPLO='L', *, out=None) -> (Tensor eigenvalues, Tensor eigenvectors)
 
     The eigenvalues (ascending) and orthonormal eigenvectors (columns) of each symmetric matrix of A, read from
     its lower (UPLO='L') or upper ('U') triangle.
@@ -460,18 +544,18 @@ def eigh(A, UPLO="L"):
     A = _tensor("linalg_eigh", "A", 1, A)
     UPLO = _uplo("linalg_eigh", UPLO)
     _check_lapack("linalg.eigh", A)
-    return _eigh_result(*_C._linalg_eigh(A, UPLO, True))
+    return _out_fields("linalg_eigh", _eigh_result(*_C._linalg_eigh(A, UPLO, True)), out, (A,))
 
 
-def eigvalsh(A, UPLO="L"):
-    """eigvalsh(A, UPLO='L') -> Tensor
+def eigvalsh(A, UPLO="L", *, out=None):
+    """eigvalsh(A, UPLO='L', *, out=None) -> Tensor
 
     The eigenvalues of eigh(A, UPLO), ascending.
     """
     A = _tensor("linalg_eigvalsh", "A", 1, A)
     UPLO = _uplo("linalg_eigvalsh", UPLO)
     _check_lapack("linalg.eigh", A)  # PyTorch's messages name eigh
-    return _C._linalg_eigh(A, UPLO, False)[0]
+    return _out("linalg_eigvalsh", _C._linalg_eigh(A, UPLO, False)[0], out, (A,))
 
 
 def _svd(function, A, full_matrices, compute_uv):
@@ -485,8 +569,8 @@ def _svd(function, A, full_matrices, compute_uv):
         raise LinAlgError(f"{function}: {message.split('(): ', 1)[-1]}") from None
 
 
-def svd(A, full_matrices=True):
-    """svd(A, full_matrices=True) -> (Tensor U, Tensor S, Tensor Vh)
+def svd(A, full_matrices=True, *, out=None):
+    """svd(A, full_matrices=True, *, out=None) -> (Tensor U, Tensor S, Tensor Vh)
 
     U @ diag(S) @ Vh == A for each matrix of A, S descending; U and Vh square when full_matrices, else of
     min(m, n) columns and rows.
@@ -494,17 +578,17 @@ def svd(A, full_matrices=True):
     A = _tensor("linalg_svd", "A", 1, A)
     full_matrices = _bool("linalg_svd", "full_matrices", None, full_matrices)
     _check_lapack("linalg.svd", A, square=False)
-    return _svd_result(*_svd("linalg.svd", A, full_matrices, True))
+    return _out_fields("linalg_svd", _svd_result(*_svd("linalg.svd", A, full_matrices, True)), out, (A,))
 
 
-def svdvals(A):
-    """svdvals(A) -> Tensor
+def svdvals(A, *, out=None):
+    """svdvals(A, *, out=None) -> Tensor
 
     The singular values of each matrix of A, descending.
     """
     A = _tensor("linalg_svdvals", "A", 1, A)
     _check_lapack("linalg.svd", A, square=False)
-    return _svd("linalg.svd", A, False, False)[1]
+    return _out("linalg_svdvals", _svd("linalg.svd", A, False, False)[1], out, (A,))
 
 
 def _eps(dtype):
@@ -519,8 +603,8 @@ def _tolerances(A, atol, rtol):
     return 0.0 if atol is None else float(atol), 0.0 if rtol is None else float(rtol)
 
 
-def pinv(A, *, atol=None, rtol=None, hermitian=False):
-    """pinv(A, *, atol=None, rtol=None, hermitian=False) -> Tensor
+def pinv(A, *, atol=None, rtol=None, hermitian=False, out=None):
+    """pinv(A, *, atol=None, rtol=None, hermitian=False, out=None) -> Tensor
 
     The pseudo-inverse of each matrix of A, from its SVD (from eigh when hermitian): singular values at most
     max(atol, rtol * the largest) count as zero; rtol defaults to eps * max(m, n) when atol is None or 0.
@@ -529,6 +613,11 @@ def pinv(A, *, atol=None, rtol=None, hermitian=False):
     hermitian = _bool("linalg_pinv", "hermitian", None, hermitian)
     _check_lapack("linalg.pinv", A, square=hermitian)
     atol, rtol = _tolerances(A, atol, rtol)
+    return _out("linalg_pinv", _pinv(A, atol, rtol, hermitian), out, (A,), _castable("linalg.pinv"), castable=True)
+
+
+def _pinv(A, atol, rtol, hermitian):
+    """The pseudo-inverse of each matrix of A, as pinv computes it."""
     if A.numel() == 0:
         return _C.zeros([*A.shape[:-2], A.shape[-1], A.shape[-2]], dtype=A.dtype)
     if hermitian:
@@ -543,8 +632,8 @@ def pinv(A, *, atol=None, rtol=None, hermitian=False):
     return (Vh.transpose(-2, -1) * inverse.unsqueeze(-2)).matmul(U.transpose(-2, -1))
 
 
-def matrix_rank(A, *, atol=None, rtol=None, hermitian=False):
-    """matrix_rank(A, *, atol=None, rtol=None, hermitian=False) -> Tensor
+def matrix_rank(A, *, atol=None, rtol=None, hermitian=False, out=None):
+    """matrix_rank(A, *, atol=None, rtol=None, hermitian=False, out=None) -> Tensor
 
     The number of singular values (eigenvalue magnitudes when hermitian) of each matrix of A above
     max(atol, rtol * the largest), as int64; rtol defaults to eps * max(m, n) when atol is None or 0.
@@ -552,7 +641,13 @@ def matrix_rank(A, *, atol=None, rtol=None, hermitian=False):
     A = _tensor("linalg_matrix_rank", "A", 1, A)
     hermitian = _bool("linalg_matrix_rank", "hermitian", None, hermitian)
     _check_lapack("linalg.matrix_rank", A, square=hermitian)
-    atol, rtol = _tolerances(A, atol, rtol)
+    # An integer result, which autograd does not record: out= takes inputs that require grad.
+    return _out("linalg_matrix_rank", _rank(A, *_tolerances(A, atol, rtol), hermitian), out, (),
+                _castable("torch.linalg.matrix_rank"), castable=True)
+
+
+def _rank(A, atol, rtol, hermitian):
+    """The rank of each matrix of A, as matrix_rank computes it."""
     s = _C._linalg_eigh(A, "L", False)[0].abs() if hermitian else _svd("linalg.matrix_rank", A, False, False)[1]
     if s.shape[-1] == 0:
         return _C.zeros(list(s.shape[:-1]), dtype=_C.int64)
@@ -563,8 +658,8 @@ def matrix_rank(A, *, atol=None, rtol=None, hermitian=False):
 _LSTSQ_DRIVERS = ("gels", "gelsy", "gelsd", "gelss")
 
 
-def lstsq(A, B, rcond=None, *, driver=None):
-    """lstsq(A, B, rcond=None, *, driver=None) -> (Tensor solution, Tensor residuals, Tensor rank,
+def lstsq(A, B, rcond=None, *, driver=None, out=None):
+    """lstsq(A, B, rcond=None, *, driver=None, out=None) -> (Tensor solution, Tensor residuals, Tensor rank,
     Tensor singular_values)
 
     The least-squares solution X of A @ X = B, from the SVD of A (as LAPACK's gelsd): singular values at most
@@ -604,4 +699,5 @@ def lstsq(A, B, rcond=None, *, driver=None):
     if driver == "gels":
         rank = _C.zeros(0, dtype=_C.int64)
     singular_values = S if driver in ("gelsd", "gelss") else _C.zeros(0, dtype=A.dtype)
-    return _lstsq_result(X.squeeze(-1) if vector else X, residuals, rank, singular_values)
+    return _out_fields("linalg_lstsq", _lstsq_result(X.squeeze(-1) if vector else X, residuals, rank, singular_values),
+                       out, (A, B), castable_in="torch.linalg.lstsq")
