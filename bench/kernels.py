@@ -1,13 +1,15 @@
 """CPU kernels side by side with NumPy and PyTorch: bandwidth, matrix products, and every op.
 
-    PYTHONPATH=build/python /usr/bin/python3 bench/kernels.py [--threads N] [--rounds N] [--only OP ...]
+    PYTHONPATH=build/python /usr/bin/python3 bench/kernels.py [--threads N ...] [--rounds N] [--only OP ...]
     PYTHONPATH=build/python /usr/bin/python3 bench/kernels.py --against-build build-native [--threads N]
 
 Three tables, each measured in this one process with the contenders' rounds
 interleaved and the best round kept, so that a busy machine slows every column
-alike; read the ratios, not the absolute numbers. Every contender runs on the
-same number of threads (--threads, by default one per core): wick's OpenMP,
-PyTorch's intra-op pool, and the OpenBLAS under NumPy's matmul.
+alike; read the ratios, not the absolute numbers. Each table is measured once
+per thread count (--threads, by default 1 and one per core), wick
+(wick.set_num_threads: its OpenMP and OpenBLAS) and PyTorch (torch.set_num_threads)
+on the same count in each column; NumPy, single-threaded, is measured in the
+one-thread pass and shown beside them.
 
 1. Bandwidth on 16M float32 elements (64 MB per operand), in GB/s counting the
    bytes read plus the bytes written. "copy" is the machine's copy bandwidth,
@@ -19,7 +21,10 @@ PyTorch's intra-op pool, and the OpenBLAS under NumPy's matmul.
    with arguments built from its parameters' types and names on 1024 x 1024
    float32 tensors, against the PyTorch function or method of the same name.
    The first signature both libraries accept is timed; an op neither can run
-   with the built arguments is listed as skipped, with the reason.
+   with the built arguments is listed as skipped, with the reason. Each op runs
+   on every layout that applies to it (Layout below): contiguous operands,
+   transposed ones (the same values, stored column-major), a broadcast second
+   operand, and, for an op with a dim, dim 0 beside the default dim 1.
 
 4. With --against-build DIR, instead of the three: the cost of choosing the CPU
    level when wick loads, this build against DIR, one configured with
@@ -29,11 +34,12 @@ PyTorch's intra-op pool, and the OpenBLAS under NumPy's matmul.
    timeit; the best round is kept per build, and the ratio is this build's time
    over DIR's: 1.00 is no cost.
 
-Targets (issue 5): add, mul and copy at >= 0.9x the copy bandwidth; sum, exp,
-log, tanh and sigmoid at >= PyTorch; matmul at >= 0.9x PyTorch; every op
-within 2x of PyTorch (time(wick) <= 2 time(torch)).
+Targets: add, mul and copy at >= 0.9x the copy bandwidth; sums, exp, log, tanh,
+sigmoid and the transposing copy at >= PyTorch; matmul at >= 0.9x PyTorch;
+every op at >= 0.8x PyTorch on every layout, at every thread count.
 """
 import argparse
+import enum
 import glob
 import json
 import os
@@ -45,8 +51,8 @@ from pathlib import Path
 
 def _arguments():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--threads", type=int, default=os.cpu_count(),
-                        help="threads for every contender (default: one per core)")
+    parser.add_argument("--threads", type=int, nargs="+", default=sorted({1, os.cpu_count() or 1}),
+                        help="the thread counts, each a column for every contender (default: 1 and one per core)")
     parser.add_argument("--rounds", type=int, default=9, help="interleaved rounds; the best is kept (default 9)")
     parser.add_argument("--only", nargs="*", help="op surface: only these ops (and skip tables 1 and 2)")
     parser.add_argument("--against-build", metavar="DIR",
@@ -54,9 +60,10 @@ def _arguments():
     return parser.parse_args()
 
 
-# Read before the libraries load: OpenMP and OpenBLAS size their pools from the environment.
+# Read before the libraries load: OpenMP and OpenBLAS size their pools from the environment, which
+# must allow the largest count; each pass then sets its own.
 ARGS = _arguments()
-os.environ["OMP_NUM_THREADS"] = os.environ["OPENBLAS_NUM_THREADS"] = str(ARGS.threads)
+os.environ["OMP_NUM_THREADS"] = os.environ["OPENBLAS_NUM_THREADS"] = str(max(ARGS.threads))
 
 import numpy as np  # noqa: E402
 import torch  # noqa: E402
@@ -92,6 +99,27 @@ def best_times(calls, rounds):
     return best
 
 
+def set_threads(n):
+    wick.set_num_threads(n)
+    torch.set_num_threads(n)
+
+
+def per_thread_count(calls, rounds):
+    """{(threads, name): seconds}: `calls` ({name: fn}, names (row, contender)) timed at each thread count
+    of --threads, both libraries on that count; NumPy's calls only in the one-thread pass."""
+    times = {}
+    for n in ARGS.threads:
+        set_threads(n)
+        chosen = {k: fn for k, fn in calls.items() if k[1] != "numpy" or n == 1}
+        times.update({(n, k): v for k, v in best_times(chosen, rounds).items()})
+    return times
+
+
+def thread_header(columns):
+    """The header cells of one group of `columns` per thread count."""
+    return " | ".join(f"{c} ({n}t)" for n in ARGS.threads for c in columns)
+
+
 def bandwidth(rounds):
     rng = np.random.default_rng(0)
     a = rng.uniform(0.1, 0.9, BIG).astype(np.float32)
@@ -99,10 +127,15 @@ def bandwidth(rounds):
     c = np.empty_like(a)
     wa, wb, wc = wick.from_numpy(a), wick.from_numpy(b), wick.from_numpy(c)
     ta, tb, tc = torch.from_numpy(a), torch.from_numpy(b), torch.from_numpy(c)
+    side = int(BIG ** 0.5)
+    am, cm = a.reshape(side, side), c.reshape(side, side)
+    wm, wcm, tm, tcm = wa.view(side, side), wc.view(side, side), ta.view(side, side), tc.view(side, side)
     sig = lambda x: 1 / (1 + np.exp(-x))  # noqa: E731
     # (row, bytes per element, {column: call}, target): target "copy" or "torch".
     rows = [
         ("copy", 8, dict(wick=lambda: wc.copy_(wa), numpy=lambda: np.copyto(c, a), torch=lambda: tc.copy_(ta)), "copy"),
+        ("copy, transposing", 8, dict(wick=lambda: wcm.copy_(wm.t()), numpy=lambda: np.copyto(cm, am.T),
+                                      torch=lambda: tcm.copy_(tm.t())), "torch"),
         ("add out=", 12, dict(wick=lambda: wick.add(wa, wb, out=wc), numpy=lambda: np.add(a, b, out=c),
                               torch=lambda: torch.add(ta, tb, out=tc)), "copy"),
         ("add new", 12, dict(wick=lambda: wa + wb, numpy=lambda: a + b, torch=lambda: ta + tb), "copy"),
@@ -112,6 +145,10 @@ def bandwidth(rounds):
         ("add scalar out=", 8, dict(wick=lambda: wick.add(wa, 2.0, out=wc), numpy=lambda: np.add(a, 2.0, out=c),
                                     torch=lambda: torch.add(ta, 2.0, out=tc)), "copy"),
         ("sum", 4, dict(wick=lambda: wa.sum(), numpy=lambda: a.sum(), torch=lambda: ta.sum()), "torch"),
+        ("sum over dim 0", 4, dict(wick=lambda: wm.sum(0), numpy=lambda: am.sum(0), torch=lambda: tm.sum(0)), "torch"),
+        ("sum over dim 1", 4, dict(wick=lambda: wm.sum(1), numpy=lambda: am.sum(1), torch=lambda: tm.sum(1)), "torch"),
+        ("max over dim 1, indices", 4, dict(wick=lambda: wm.max(1), numpy=lambda: (am.max(1), am.argmax(1)),
+                                            torch=lambda: tm.max(1)), "torch"),
         ("exp out=", 8, dict(wick=lambda: wick.exp(wa, out=wc), numpy=lambda: np.exp(a, out=c),
                              torch=lambda: torch.exp(ta, out=tc)), "torch"),
         ("log out=", 8, dict(wick=lambda: wick.log(wa, out=wc), numpy=lambda: np.log(a, out=c),
@@ -121,38 +158,41 @@ def bandwidth(rounds):
         ("sigmoid out=", 8, dict(wick=lambda: wick.sigmoid(wa, out=wc), numpy=lambda: sig(a),
                                  torch=lambda: torch.sigmoid(ta, out=tc)), "torch"),
     ]
-    calls = {(row, col): fn for row, _, cols, _ in rows for col, fn in cols.items()}
-    t = best_times(calls, rounds)
-    gbs = {key: nbytes * BIG / t[key] / 1e9 for row, nbytes, cols, _ in rows for key in [(row, c) for c in cols]}
-    copy_bw = max(gbs["copy", "numpy"], gbs["copy", "torch"])
+    t = per_thread_count({(row, col): fn for row, _, cols, _ in rows for col, fn in cols.items()}, rounds)
+    gbs = {key: nbytes * BIG / t[key] / 1e9 for row, nbytes, _, _ in rows for key in t if key[1][0] == row}
+    copy_bw = {n: max(gbs.get((n, ("copy", "numpy")), 0), gbs[n, ("copy", "torch")]) for n in ARGS.threads}
     print(f"\n## Bandwidth, {BIG // 2**20}M float32 elements, GB/s (bytes read + written); copy bandwidth "
-          f"{copy_bw:.1f} GB/s\n")
-    print("| op | wick | NumPy | PyTorch | wick / copy | wick / PyTorch | target |")
-    print("| --- | --- | --- | --- | --- | --- | --- |")
+          + ", ".join(f"{copy_bw[n]:.1f} GB/s at {n} thread(s)" for n in ARGS.threads) + "\n")
+    print(f"| op | NumPy (1t) | {thread_header(['wick', 'PyTorch', 'wick / PyTorch', 'wick / copy'])} | target |")
+    print("| --- | --- |" + " --- | --- | --- | --- |" * len(ARGS.threads) + " --- |")
     for row, _, cols, target in rows:
-        w, n, p = gbs[row, "wick"], gbs[row, "numpy"], gbs[row, "torch"]
-        if target == "copy":
-            goal, met = ">= 0.9x copy", w >= 0.9 * copy_bw
-        else:
-            goal, met = ">= PyTorch", w >= p
-        numpy_col = "-" if row.startswith("sigmoid") else f"{n:.1f}"  # NumPy has none: a composite, not compared
-        print(f"| {row} | {w:.1f} | {numpy_col} | {p:.1f} | {w / copy_bw:.2f} | {w / p:.2f} | "
-              f"{goal}: {'met' if met else 'MISSED'} |")
+        cells, met = [], True
+        for n in ARGS.threads:
+            w, p = gbs[n, (row, "wick")], gbs[n, (row, "torch")]
+            cells += [f"{w:.1f}", f"{p:.1f}", f"{w / p:.2f}", f"{w / copy_bw[n]:.2f}"]
+            met = met and (w >= 0.9 * copy_bw[n] if target == "copy" else w >= p)
+        goal = ">= 0.9x copy" if target == "copy" else ">= PyTorch"
+        numpy_col = "-" if row.startswith("sigmoid") else f"{gbs[1, (row, 'numpy')]:.1f}" if 1 in ARGS.threads else "-"
+        print(f"| {row} | {numpy_col} | {' | '.join(cells)} | {goal}: {'met' if met else 'MISSED'} |")
 
 
 def matmul(rounds):
     print("\n## Matrix products, float32, GFLOP/s\n")
-    print("| n | wick | NumPy | PyTorch | wick / PyTorch | target |")
-    print("| --- | --- | --- | --- | --- | --- |")
+    print(f"| n | NumPy (1t) | {thread_header(['wick', 'PyTorch', 'wick / PyTorch'])} | target |")
+    print("| --- | --- |" + " --- | --- | --- |" * len(ARGS.threads) + " --- |")
     rng = np.random.default_rng(1)
     for n in (256, 1024, 2048):
         a, b = rng.random((n, n), dtype=np.float32), rng.random((n, n), dtype=np.float32)
         wa, wb, ta, tb = wick.from_numpy(a), wick.from_numpy(b), torch.from_numpy(a), torch.from_numpy(b)
-        t = best_times(dict(wick=lambda: wick.matmul(wa, wb), numpy=lambda: a @ b, torch=lambda: ta @ tb), rounds)
-        f = {k: 2 * n**3 / v / 1e9 for k, v in t.items()}
-        ratio = f["wick"] / f["torch"]
-        print(f"| {n} | {f['wick']:.0f} | {f['numpy']:.0f} | {f['torch']:.0f} | {ratio:.2f} | "
-              f">= 0.9: {'met' if ratio >= 0.9 else 'MISSED'} |")
+        calls = {(n, "wick"): lambda: wick.matmul(wa, wb), (n, "numpy"): lambda: a @ b, (n, "torch"): lambda: ta @ tb}
+        f = {k: 2 * n**3 / v / 1e9 for k, v in per_thread_count(calls, rounds).items()}
+        cells, met = [], True
+        for th in ARGS.threads:
+            ratio = f[th, (n, "wick")] / f[th, (n, "torch")]
+            cells += [f"{f[th, (n, 'wick')]:.0f}", f"{f[th, (n, 'torch')]:.0f}", f"{ratio:.2f}"]
+            met = met and ratio >= 0.9
+        numpy_col = f"{f[1, (n, 'numpy')]:.0f}" if 1 in ARGS.threads else "-"
+        print(f"| {n} | {numpy_col} | {' | '.join(cells)} | >= 0.9: {'met' if met else 'MISSED'} |")
 
 
 # --- the op surface --------------------------------------------------------------------------------
@@ -229,12 +269,32 @@ def operand_dtype(decl):
     return "int32" if "int32" in listed else listed[0]
 
 
-def build(ops, decl, params):
+class Layout(enum.Enum):
+    """How an op's operands are laid out in the surface table."""
+    contiguous = "contiguous"
+    transposed = "transposed"  # every 1024 x 1024 operand stored column-major: x.t() of a row-major x.T
+    broadcast = "broadcast"  # the operands after the first 1024 x 1024 one are its first row, broadcast
+    dim0 = "dim 0"  # an op with a dim reduces (scans, sorts...) over dim 0 rather than dim 1
+
+
+def laid_out(arrays, layout, first):
+    """The NumPy arrays an operand takes in `layout`, before they become tensors: (arrays, transposed)."""
+    square = [a.ndim == 2 and a.shape == (SIDE, SIDE) for a in arrays]
+    if layout == Layout.transposed and all(square):
+        return [np.ascontiguousarray(a.T) for a in arrays], True
+    if layout == Layout.broadcast and all(square) and not first:
+        return [a[0] for a in arrays], False
+    return arrays, False
+
+
+def build(ops, decl, params, layout=Layout.contiguous):
     """(wick args, torch args) for the required parameters (and the optional ones a recipe names),
-    or None where a type has no recipe."""
+    or None where a type has no recipe or the layout does not apply."""
     op = decl.name.rstrip("_")  # an in-place op takes its function's recipes
     dtype = operand_dtype(decl)
     w, t = [], []
+    changed = layout == Layout.contiguous  # whether the layout changed an operand (or the dim)
+    square_seen = False
     for p in params:
         named = (op, p.name) in VALUES_BY_OP or (op, p.name) in TENSORS_BY_OP
         base, listed = schema.base_of(p.type).value, schema.is_list(p.type)
@@ -244,8 +304,14 @@ def build(ops, decl, params):
             keys = TENSOR_LISTS_BY_OP.get((op, p.name), ("x", "y")) if listed else (None,)
             arrays = [tensor_operand(ops, op, p.name, key) for key in keys]
             arrays = [(a * 100).astype(dtype) if a.dtype == np.float32 and dtype != "float32" else a for a in arrays]
+            square = any(a.shape == (SIDE, SIDE) for a in arrays)
+            arrays, transposed = laid_out(arrays, layout, first=not square_seen)
+            changed = changed or transposed or (layout == Layout.broadcast and square and square_seen)
+            square_seen = square_seen or square
             # Copies, so that in-place ops change nothing another op reads.
             ws, ts = [wick.from_numpy(a.copy()) for a in arrays], [torch.from_numpy(a.copy()) for a in arrays]
+            if transposed:
+                ws, ts = [x.t() for x in ws], [x.t() for x in ts]
             w.append(ws if listed else ws[0])
             t.append(ts if listed else ts[0])
         elif base == "Scalar":
@@ -255,6 +321,8 @@ def build(ops, decl, params):
             v = VALUES_BY_OP.get((op, p.name), VALUES_BY_NAME.get(p.name, False if base == "bool" else None))
             if v is None:
                 return None
+            if layout == Layout.dim0 and p.name == "dim" and v == 1:
+                v, changed = 0, True
             w.append(v)
             t.append(v)
         elif base == "ScalarType" or base == "object" and (op, p.name) in VALUES_BY_OP:
@@ -269,7 +337,7 @@ def build(ops, decl, params):
             t.append(ops.data)
         else:
             return None
-    return w, t
+    return (w, t) if changed else None
 
 
 def torch_callable(decl, name):
@@ -288,10 +356,29 @@ def wick_callable(decl, name):
     return lambda x, *a: getattr(x, name)(*a)
 
 
+def chosen_call(decl, ops, layout):
+    """(signature, wick args, torch args) of the first signature both libraries run in `layout`,
+    or (None, the reason none does)."""
+    tcall, wcall = torch_callable(decl, decl.name), wick_callable(decl, decl.name)
+    reason = "no signature has a recipe for its arguments"
+    for sig in decl.api.signatures:
+        args = build(ops, decl, sig.params, layout)
+        if args is None:
+            continue
+        try:
+            wcall(*args[0])
+            tcall(*args[1])
+        except Exception as e:  # this signature does not fit the built arguments: try the next
+            reason = f"{type(e).__name__}: {str(e).splitlines()[0][:80]}"
+            continue
+        return sig, args[0], args[1]
+    return None, reason
+
+
 def surface(rounds, only):
     decls = reader.load(sorted(glob.glob(str(ROOT / "declarations" / "*.yaml"))))
     ops = Operands()
-    results, skipped = [], []
+    calls, rows, skipped = {}, [], []
     for decl in sorted(decls, key=lambda d: d.name):
         if only and decl.name not in only:
             continue
@@ -302,37 +389,35 @@ def surface(rounds, only):
         if tcall is None:
             skipped.append((decl.name, "PyTorch has no function or method of that name"))
             continue
-        chosen, reason = None, "no signature has a recipe for its arguments"
-        for sig in decl.api.signatures:
-            args = build(ops, decl, sig.params)
-            if args is None:
-                continue
-            try:
-                wcall(*args[0])
-                tcall(*args[1])
-            except Exception as e:  # this signature does not fit the built arguments: try the next
-                reason = f"{type(e).__name__}: {str(e).splitlines()[0][:80]}"
-                continue
-            chosen = (sig, args)
-            break
-        if chosen is None:
-            skipped.append((decl.name, reason))
-            continue
-        sig, (wargs, targs) = chosen
-        t = best_times(dict(wick=lambda: wcall(*wargs), torch=lambda: tcall(*targs)), rounds)
-        results.append((decl.name, str(sig).split(" ->")[0], t["wick"], t["torch"]))
-    print(f"\n## Every op on {SIDE}x{SIDE} float32 ({len(results)} timed, {len(skipped)} skipped)\n")
-    print("| op | signature | wick | PyTorch | PyTorch / wick | within 2x |")
-    print("| --- | --- | --- | --- | --- | --- |")
-    slow = []
-    for name, sig, w, p in results:
-        ok = w <= 2 * p
-        if not ok:
-            slow.append(name)
-        print(f"| {name} | `{sig}` | {fmt(w)} | {fmt(p)} | {p / w:.2f} | {'yes' if ok else 'NO'} |")
+        for layout in Layout:
+            found = chosen_call(decl, ops, layout)
+            if found[0] is None:
+                if layout == Layout.contiguous:
+                    skipped.append((decl.name, found[1]))
+                continue  # a layout that does not apply to the op (or that it refuses) is left out
+            sig, wargs, targs = found
+            row = (decl.name, layout)
+            rows.append((row, str(sig).split(" ->")[0]))
+            calls[row, "wick"] = lambda wcall=wcall, wargs=wargs: wcall(*wargs)
+            calls[row, "torch"] = lambda tcall=tcall, targs=targs: tcall(*targs)
+    t = per_thread_count(calls, rounds)
+    print(f"\n## Every op on {SIDE}x{SIDE} float32 ({len(rows)} op and layout pairs timed, "
+          f"{len(skipped)} ops skipped)\n")
+    print(f"| op | layout | signature | {thread_header(['wick', 'PyTorch', 'PyTorch / wick'])} |")
+    print("| --- | --- | --- |" + " --- | --- | --- |" * len(ARGS.threads))
+    slow = {n: [] for n in ARGS.threads}
+    for row, sig in rows:
+        cells = []
+        for n in ARGS.threads:
+            w, p = t[n, (row, "wick")], t[n, (row, "torch")]
+            cells += [fmt(w), fmt(p), f"{p / w:.2f}"]
+            if p / w < 0.8:
+                slow[n].append(f"{row[0]} ({row[1].value}, {p / w:.2f})")
+        print(f"| {row[0]} | {row[1].value} | `{sig}` | {' | '.join(cells)} |")
     for name, why in skipped:
-        print(f"| {name} | skipped: {why} | | | | |")
-    print(f"\nOutside 2x of PyTorch: {', '.join(slow) if slow else 'none'}")
+        print(f"| {name} | | skipped: {why} |" + " | | |" * len(ARGS.threads))
+    for n in ARGS.threads:
+        print(f"\nBelow 0.8x PyTorch at {n} thread(s) ({len(slow[n])}): {', '.join(slow[n]) or 'none'}")
 
 
 # --- the cost of CPU dispatch ---------------------------------------------------------------------
@@ -412,11 +497,10 @@ def fmt(seconds):
 
 def main():
     args = ARGS
-    torch.set_num_threads(args.threads)
-    print(f"threads: {args.threads} for each (wick, PyTorch {torch.__version__} with "
-          f"{torch.get_num_threads()}, NumPy {np.__version__}); load average before: {os.getloadavg()[0]:.1f}")
+    print(f"threads: {', '.join(map(str, args.threads))}, the same for wick and PyTorch {torch.__version__} in "
+          f"each column (NumPy {np.__version__} at 1); load average before: {os.getloadavg()[0]:.1f}")
     if args.against_build:
-        dispatch(args.against_build, args.threads, args.rounds)
+        dispatch(args.against_build, max(args.threads), args.rounds)
         return
     if not args.only:
         bandwidth(args.rounds)
