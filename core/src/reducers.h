@@ -189,6 +189,24 @@ struct ArgExtreme {
     return b.index >= 0 && (a.index < 0 || replaces(b.value, a.value, largest)) ? b : a;
   }
   int64_t finish(Acc a) const { return a.index; }
+
+  // Contiguous floats: the run's extreme through the CPU level's vector loop, then the first element
+  // equal to it (the first NaN, where it is NaN), which is where fold, element by element, would stop.
+  Acc fold_run_at(Acc best, const T* x, int64_t n, int64_t position) const {
+    if constexpr (kHasFoldRuns<T>) {
+      if (n == 0 || (best.index >= 0 && is_nan(best.value))) return best;  // nothing replaces a NaN
+      int64_t i = 0;
+      C m = fold_runs<T>().extreme[int(largest)][0](x, n, i, extreme_start<C>(largest));
+      for (; i < n; ++i) m = replaces(C(x[i]), m, largest) ? C(x[i]) : m;
+      if (best.index >= 0 && !replaces(m, best.value, largest)) return best;
+      for (int64_t j = 0; j < n; ++j) {
+        const C v = C(x[j]);
+        if (is_nan(m) ? is_nan(v) : v == m) return {v, position + j};
+      }
+    }
+    for (int64_t j = 0; j < n; ++j) best = fold(best, x[j], position + j);
+    return best;
+  }
 };
 
 // all (every) and any: NaN is nonzero, so it counts as true.

@@ -140,6 +140,8 @@ Dims coalesce(IntArrayRef sizes, IntArrayRef strides);
 //   auto finish(Acc a) const;                             // a group's result
 // and, where it can do better than fold on contiguous elements (vectors), without positions:
 //   Acc fold_run(Acc a, const T* x, int64_t n) const;
+// or with them, x[0] being at `position`:
+//   Acc fold_run_at(Acc a, const T* x, int64_t n, int64_t position) const;
 // and, where it can do better than fold lane by lane on a tile (fold_tile below), without
 // positions, returning false where it cannot after all:
 //   bool fold_tile_rows(Acc* acc, int64_t lanes, const T* base, const Dims& in, int64_t begin, int64_t end) const;
@@ -148,11 +150,28 @@ template <typename R, typename T>
 struct HasFoldRun<R, T, std::void_t<decltype(std::declval<const R&>().fold_run(
                             std::declval<typename R::Acc>(), std::declval<const T*>(), int64_t(0)))>>
     : std::true_type {};
+template <typename R, typename T, typename = void> struct HasFoldRunAt : std::false_type {};
+template <typename R, typename T>
+struct HasFoldRunAt<R, T, std::void_t<decltype(std::declval<const R&>().fold_run_at(
+                              std::declval<typename R::Acc>(), std::declval<const T*>(), int64_t(0), int64_t(0)))>>
+    : std::true_type {};
 template <typename R, typename T, typename = void> struct HasFoldTileRows : std::false_type {};
 template <typename R, typename T>
 struct HasFoldTileRows<R, T, std::void_t<decltype(std::declval<const R&>().fold_tile_rows(
                                  std::declval<typename R::Acc*>(), int64_t(0), std::declval<const T*>(),
                                  std::declval<const Dims&>(), int64_t(0), int64_t(0)))>> : std::true_type {};
+
+// Folds n elements of one run, x[0] at position p, stepping by `step` elements.
+template <typename T, typename R>
+typename R::Acc fold_one_run(const R& r, typename R::Acc acc, const T* x, int64_t step, int64_t n, int64_t p) {
+  if constexpr (HasFoldRunAt<R, T>::value) {
+    if (step == 1) return r.fold_run_at(acc, x, n, p);
+  } else if constexpr (HasFoldRun<R, T>::value) {
+    if (step == 1) return r.fold_run(acc, x, n);
+  }
+  for (int64_t j = 0; j < n; ++j) acc = r.fold(acc, x[j * step], p + j);
+  return acc;
+}
 
 // Folds the positions [begin, end) of the group whose first element is `base`.
 template <typename T, typename R>
@@ -160,20 +179,12 @@ typename R::Acc fold_positions(const R& r, typename R::Acc acc, const T* base, c
                                int64_t end) {
   const size_t nd = in.sizes.size();
   const int64_t inner = in.sizes[nd - 1], step = in.strides[nd - 1];
+  if (nd == 1) return fold_one_run(r, acc, base + begin * step, step, end - begin, begin);  // no counter to keep
   DimVector counter = coordinates(in.sizes, begin);
   int64_t offset = offset_of(counter, in.strides);
   for (int64_t p = begin;;) {
     const int64_t n = std::min(inner - counter[nd - 1], end - p);
-    const T* x = base + offset;
-    if constexpr (HasFoldRun<R, T>::value) {
-      if (step == 1) {
-        acc = r.fold_run(acc, x, n);
-      } else {
-        for (int64_t j = 0; j < n; ++j) acc = r.fold(acc, x[j * step], p + j);
-      }
-    } else {
-      for (int64_t j = 0; j < n; ++j) acc = r.fold(acc, x[j * step], p + j);
-    }
+    acc = fold_one_run(r, acc, base + offset, step, n, p);
     p += n;
     if (p == end) return acc;
     offset -= counter[nd - 1] * step;  // back to the run's start, then one step along the outer dims
@@ -206,8 +217,10 @@ typename R::Acc fold_group(const R& r, int64_t g, const T* base, const Dims& in,
 
 // Groups whose innermost kept dim is contiguous while their own elements are not (a sum over
 // dim 0 of a matrix) are folded kTile at a time: lane b holds group g + b, and each step reads
-// kTile consecutive elements. Same folds in the same order as fold_group, only cache-friendly.
-constexpr int64_t kTile = 64;
+// kTile consecutive elements, a kilobyte of floats, long enough for the hardware prefetcher to
+// follow each row it starts. Same folds in the same order as fold_group (each lane is one group's
+// fold), only cache-friendly.
+constexpr int64_t kTile = 256;
 
 template <typename T, typename R, typename Out>
 void fold_tile(const R& r, int64_t g, int64_t lanes, const T* base, const Dims& in, int64_t group_size, Out* out) {

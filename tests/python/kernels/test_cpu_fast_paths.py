@@ -340,3 +340,28 @@ def test_a_forked_child_runs_kernels():
     run = subprocess.run([sys.executable, "-c", FORK_SCRIPT], env=dict(os.environ, OMP_NUM_THREADS="2"),
                          capture_output=True, timeout=120)
     assert run.returncode == 0, run.stderr.decode()
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "bfloat16"])
+@pytest.mark.parametrize("shape, dim", [((7, 1000), 1), ((3, 9000), 1), ((1000, 7), 0), ((300, 300), 1)])
+def test_extremes_and_their_positions_along_a_dim(shape, dim, dtype):
+    """max/min(dim), argmax/argmin and amax/amin through the vector loops: ties keep the first position,
+    a NaN wins at its first position, and |x| extremes (the infinity norm) see -x as x, as PyTorch."""
+    r = rng(3)
+    a = r.integers(-20, 20, shape).astype(np.float32)  # many ties
+    if shape[1] > 100:
+        a[1, 17] = a[1, 4000 % shape[1]] = np.nan
+        a[2 % shape[0], :] = -np.inf
+    x, t = as_wick(a, getattr(wick, dtype)), torch.from_numpy(a).to(getattr(torch, dtype))
+    for largest in (True, False):
+        name = "max" if largest else "min"
+        values, indices = getattr(x, name)(dim)
+        want_values, want_indices = getattr(t, name)(dim)
+        np.testing.assert_array_equal(to_numpy(values.float()), want_values.float().numpy())
+        np.testing.assert_array_equal(to_numpy(indices), want_indices.numpy())
+        arg = "argmax" if largest else "argmin"
+        np.testing.assert_array_equal(to_numpy(getattr(x, arg)(dim)), getattr(t, arg)(dim).numpy())
+        amax = "amax" if largest else "amin"
+        np.testing.assert_array_equal(to_numpy(getattr(x, amax)(dim).float()), getattr(t, amax)(dim).float().numpy())
+    for p in (np.inf, -np.inf):
+        np.testing.assert_array_equal(to_numpy(x.norm(p, dim).float()), t.float().norm(p, dim).numpy())

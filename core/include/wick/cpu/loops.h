@@ -193,11 +193,15 @@ void cpu_loop(const Op& op, char** data, const int64_t* strides, int64_t n, std:
 // ~~~~~~~~~~~~~~~~~~~~~~~~~~
 // A TensorIter's runs follow the output's innermost dim. An operand laid out the other way (x.t()
 // copied into a row-major result, the copy of a permute, x.t() + x) then steps a whole row per
-// element of a run: each run reads one element per cache line, and the lines are evicted before
-// the next runs come back for their other elements. Such an iteration is walked in square tiles
-// instead, over dim 0 and the dim `across` along which that operand is contiguous: kTileSide runs
-// of kTileSide elements, whose reads touch kTileSide lines that the tile then uses up. Only the
-// order in which elements are computed changes; each is computed by the same code as in a run, so
+// element of a run: each run reads one element per cache line, and the lines are evicted (rows a
+// power of two apart even share one cache set) before the next runs come back for their other
+// elements. Such an iteration is walked in tiles of kTileSide runs of kTileSide elements, over the
+// run dim and the band dim, the dim `across` along which that operand is contiguous. Each input
+// contiguous along the bands but not along the runs is first staged: its tile is read a column at a
+// time, whole cache lines in order, into a buffer where each of the tile's runs is contiguous, and
+// the runs read it there. An output laid out along `across` (out.t().copy_(x)) swaps the two
+// dims, so that runs follow the output and the inputs are the transposed ones. Only the order in
+// which elements are computed changes; each is computed by the same code as in a plain run, so
 // results are those of the plain walk.
 constexpr int64_t kTileSide = 64;
 
@@ -215,35 +219,63 @@ inline int transposed_dim(const TensorIter& iter) {
   return -1;
 }
 
-// Every element of `iter` through `op` in tiles over dims 0 and `across` (Note [Transposed
-// operands]); a task is a band of kTileSide along `across` at one position of the other dims.
-template <typename Op>
-void run_tiled(const TensorIter& iter, const Op& op, int across) {
-  constexpr auto seq = std::make_index_sequence<function_traits<Op>::arity>{};
-  const int nops = iter.noperands();
-  const int64_t width = iter.shape()[0], height = iter.shape()[size_t(across)];
-  const int64_t* step = iter.strides(0);
-  const int64_t* down = iter.strides(across);
+// One input's tile, staged so that each run of the tile is contiguous (Note [Transposed operands]).
+template <typename T> struct alignas(64) Tile {
+  Tile() {}  // left uninitialised, as Block
+  T values[kTileSide * kTileSide];
+};
+
+// Every element of `iter` through `op` in tiles over dim 0 and `across` (Note [Transposed
+// operands]); a task is a band of kTileSide along the band dim at one position of the other dims.
+template <typename Op, size_t... I>
+void run_tiled(const TensorIter& iter, const Op& op, int across, std::index_sequence<I...> seq) {
+  constexpr int nops = int(sizeof...(I)) + 1;
+  const bool swapped = iter.strides(across)[0] == iter.itemsize(0);  // the output is contiguous along `across`
+  const int run_dim = swapped ? across : 0, band_dim = swapped ? 0 : across;
+  const int64_t width = iter.shape()[size_t(run_dim)], height = iter.shape()[size_t(band_dim)];
+  std::array<int64_t, nops> step, down, staged_step;  // byte strides along the runs and the bands
+  for (int k = 0; k < nops; ++k) {
+    step[size_t(k)] = iter.strides(run_dim)[k];
+    down[size_t(k)] = iter.strides(band_dim)[k];
+  }
+  const std::array<bool, nops> staged{false, (down[I + 1] == int64_t(sizeof(in_t<Op, I>)) && step[I + 1] != 0 &&
+                                              step[I + 1] != down[I + 1])...};
+  for (int k = 0; k < nops; ++k) staged_step[size_t(k)] = staged[size_t(k)] ? down[size_t(k)] : step[size_t(k)];
   const int64_t bands = (height + kTileSide - 1) / kTileSide;
   const int64_t tasks = iter.numel() / (width * height) * bands;
   detail::parallel_for(tasks, std::max<int64_t>(1, detail::kGrainSize / (kTileSide * width)), [&](int64_t t0,
                                                                                                    int64_t t1) {
-    std::array<char*, TensorIter::kMaxOperands> band, run;
+    std::tuple<Tile<in_t<Op, I>>...> tiles;
+    std::array<char*, nops> band, run;
     for (int64_t t = t0; t < t1; ++t) {
       const int64_t top = t % bands * kTileSide, rows = std::min(kTileSide, height - top);
-      for (int k = 0; k < nops; ++k) band[size_t(k)] = iter.data(k) + top * down[k];
+      for (int k = 0; k < nops; ++k) band[size_t(k)] = iter.data(k) + top * down[size_t(k)];
       int64_t rest = t / bands;  // the position over the other dims, innermost first
-      for (int d = 1; d < iter.ndim(); ++d) {
-        if (d == across) continue;
+      for (int d = 0; d < iter.ndim(); ++d) {
+        if (d == run_dim || d == band_dim) continue;
         const int64_t at = rest % iter.shape()[size_t(d)];
         rest /= iter.shape()[size_t(d)];
         for (int k = 0; k < nops; ++k) band[size_t(k)] += at * iter.strides(d)[k];
       }
       for (int64_t left = 0; left < width; left += kTileSide) {
         const int64_t n = std::min(kTileSide, width - left);
+        const auto stage = [&](auto index) {
+          constexpr size_t k = decltype(index)::value + 1;
+          using In = in_t<Op, k - 1>;
+          if (!staged[k]) return;
+          In* tile = std::get<k - 1>(tiles).values;
+          for (int64_t i = 0; i < n; ++i) {
+            const In* column = reinterpret_cast<const In*>(band[k] + (left + i) * step[k]);
+            for (int64_t row = 0; row < rows; ++row) tile[row * kTileSide + i] = column[row];
+          }
+        };
+        (stage(std::integral_constant<size_t, I>{}), ...);
         for (int64_t row = 0; row < rows; ++row) {
-          for (int k = 0; k < nops; ++k) run[size_t(k)] = band[size_t(k)] + left * step[k] + row * down[k];
-          cpu_loop(op, run.data(), step, n, seq);
+          run[0] = band[0] + left * step[0] + row * down[0];
+          ((run[I + 1] = staged[I + 1] ? reinterpret_cast<char*>(std::get<I>(tiles).values + row * kTileSide)
+                                       : band[I + 1] + left * step[I + 1] + row * down[I + 1]),
+           ...);
+          cpu_loop(op, run.data(), staged_step.data(), n, seq);
         }
       }
     }
@@ -255,7 +287,7 @@ template <typename Op>
 void run_parallel(const TensorIter& iter, const Op& op) {
   constexpr auto seq = std::make_index_sequence<function_traits<Op>::arity>{};
   if (const int across = transposed_dim(iter); across > 0) {
-    run_tiled(iter, op, across);
+    run_tiled(iter, op, across, seq);
     return;
   }
   detail::parallel_for(iter.numel(), detail::kGrainSize, [&](int64_t begin, int64_t end) {

@@ -2,6 +2,8 @@
 // accumulate in double (core/src/reduce.cpp).
 #pragma once
 
+#include <utility>
+
 #include "wick/cpu/vec.h"
 
 namespace wick {
@@ -20,12 +22,18 @@ inline Vec<double> to_double(NarrowFloat f) {
 #endif
 }
 
+// The lanes [kFirst, kFirst + half the lanes) of a float vector: a shuffle in registers, where a copy
+// through memory would make the compiler keep the vector on the stack.
+template <size_t kFirst, size_t... I>
+inline NarrowFloat half_of(Vec<float> x, std::index_sequence<I...>) {
+  return __builtin_shufflevector(x.v, x.v, (kFirst + I)...);
+}
+
 // The lanes of a float vector as two double vectors, low lanes first.
 inline std::array<Vec<double>, 2> widen(Vec<float> x) {
-  NarrowFloat lo, hi;
-  std::memcpy(&lo, &x.v, sizeof lo);
-  std::memcpy(&hi, reinterpret_cast<const char*>(&x.v) + sizeof lo, sizeof hi);
-  return {to_double(lo), to_double(hi)};
+  constexpr size_t kHalf = size_t(Vec<float>::kSize / 2);
+  return {to_double(half_of<0>(x, std::make_index_sequence<kHalf>())),
+          to_double(half_of<kHalf>(x, std::make_index_sequence<kHalf>()))};
 }
 
 inline Vec<double> load_double(const double* p) { return load(p); }
