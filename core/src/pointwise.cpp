@@ -9,6 +9,7 @@
 #include "wick/ops/clone.h"
 #include "wick/ops/copy_.h"
 #include "wick/ops/empty.h"
+#include "wick/ops/empty_like_with.h"
 #include "wick/ops/to.h"
 
 namespace wick {
@@ -138,6 +139,20 @@ bool run_fast(const PointwiseOp& op, const Tensor& given, OutMode mode, ArrayRef
   return true;
 }
 
+// Note [Layout of pointwise results]
+// ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+// As PyTorch's: a new result takes the layout of the first tensor operand of its whole shape
+// (x.t().exp() is transposed too, Note [Strides of *_like results]), so that operands and result
+// are walked together in memory order (Note [TensorIter layout]); without one, it is row-major.
+Tensor new_output(ArrayRef<Operand> inputs, IntArrayRef shape, DType dtype, Device device) {
+  for (const Operand& in : inputs) {
+    if (!in.tensor || in.tensor->sizes() != shape) continue;
+    if (in.tensor->is_contiguous()) break;
+    return empty_like_with(*in.tensor, dtype, device, MemoryFormat::Preserve);
+  }
+  return empty(shape, dtype, device);
+}
+
 // The general path, for every call run_fast() declines. `given` is the
 // output of the in-place and out= forms; the functional form's goes to `fresh`.
 void run_general(const PointwiseOp& op, const Tensor& given, OutMode mode, ArrayRef<Operand> inputs,
@@ -179,7 +194,7 @@ void run_general(const PointwiseOp& op, const Tensor& given, OutMode mode, Array
   const Tensor* out = &given;
   switch (mode) {
     case OutMode::Functional:
-      fresh = empty(shape, result_dtype, *device);
+      fresh = new_output(inputs, shape, result_dtype, *device);
       out = &fresh;
       break;
     case OutMode::InPlace:

@@ -57,6 +57,19 @@ Dims coalesce(IntArrayRef sizes, IntArrayRef strides) {
   return d;
 }
 
+Dims coalesce_in_memory_order(IntArrayRef sizes, IntArrayRef strides) {
+  DimVector perm;
+  for (size_t d = 0; d < sizes.size(); ++d) perm.push_back(int64_t(d));
+  std::stable_sort(perm.begin(), perm.end(),
+                   [&](int64_t a, int64_t b) { return strides[size_t(a)] > strides[size_t(b)]; });
+  DimVector s, t;
+  for (int64_t d : perm) {
+    s.push_back(sizes[size_t(d)]);
+    t.push_back(strides[size_t(d)]);
+  }
+  return coalesce(s, t);
+}
+
 }  // namespace detail
 
 namespace {

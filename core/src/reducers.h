@@ -179,6 +179,7 @@ struct ArgExtreme {
     C value;
     int64_t index;  // -1 until the first element
   };
+  static constexpr bool kPositional = true;
   bool largest;
   Acc start(int64_t) const { return {C(0), -1}; }
   Acc fold(Acc best, T x, int64_t i) const {

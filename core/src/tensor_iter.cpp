@@ -1,6 +1,8 @@
 // core/src/tensor_iter.cpp: laying operands out for the kernels. See Note [TensorIter layout].
 #include "wick/tensor_iter.h"
 
+#include <algorithm>
+
 namespace wick {
 
 TensorIter::TensorIter(ArrayRef<Tensor> tensors) : noperands_(int(tensors.size())) {
@@ -21,21 +23,30 @@ TensorIter::TensorIter(ArrayRef<Tensor> tensors) : noperands_(int(tensors.size()
     for (int k = 0; k < noperands_; ++k) strides_[size_t(k)] = 0;
     return;
   }
-  // Walk dims innermost first. Each dim of size > 1 either merges into the
+  // The output's dims innermost first: in the order of its strides, so that an output laid out
+  // otherwise than row-major (a transpose) is walked as it lies in memory; ties keep the
+  // row-major order.
+  DimVector order(ndim);
+  for (size_t i = 0; i < ndim; ++i) order[i] = int64_t(ndim - 1 - i);
+  const IntArrayRef out_strides = out.strides();
+  const auto inner_first = [&](int64_t a, int64_t b) { return out_strides[size_t(a)] < out_strides[size_t(b)]; };
+  if (!std::is_sorted(order.begin(), order.end(), inner_first)) std::stable_sort(order.begin(), order.end(), inner_first);
+  // Walk them in that order. Each dim of size > 1 either merges into the
   // previous kept dim, when every operand steps through both as through one,
   // or becomes a new one; broadcast dims get stride 0.
   int64_t step[kMaxOperands];
   for (size_t i = 0; i < ndim; ++i) {
-    const int64_t size = out.sizes()[ndim - 1 - i];
+    const size_t dim = size_t(order[i]);
+    const int64_t size = out.sizes()[dim];
     if (size == 1) continue;
     for (int k = 0; k < noperands_; ++k) {
       const Tensor& t = tensors[size_t(k)];
-      const size_t tdim = size_t(t.dim());
+      const size_t lead = ndim - size_t(t.dim());  // t's dims align with the output's last ones
       step[k] = 0;
-      if (i < tdim) {
-        const int64_t tsize = t.sizes()[tdim - 1 - i];
+      if (dim >= lead) {
+        const int64_t tsize = t.sizes()[dim - lead];
         WICK_INTERNAL_ASSERT(tsize == size || tsize == 1, "operand ", k, " does not broadcast");
-        if (tsize != 1) step[k] = t.strides()[tdim - 1 - i] * t.itemsize();
+        if (tsize != 1) step[k] = t.strides()[dim - lead] * t.itemsize();
       }
     }
     if (ndim_ > 0) {

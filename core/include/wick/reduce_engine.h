@@ -90,7 +90,8 @@ void walk_groups(IntArrayRef sizes, const std::array<IntArrayRef, N>& strides, i
 // chunks' results are combined in a binary tree fixed by their count
 // (PairwiseStack). Inside a chunk, a contiguous run may go through the
 // reducer's vectorised fold_run, which keeps several accumulators and
-// combines them in a fixed order. So the order of every floating-point
+// combines them in a fixed order. A reducer that ignores positions takes the
+// reduced dims in memory order (coalesce_in_memory_order). So the order of every floating-point
 // operation depends on the input's shape and strides and on the vector width
 // of the CPU level (Note [CPU levels]) alone, never on the thread count or on
 // which thread folds which chunk; and the rounding error of a long sum grows
@@ -131,6 +132,10 @@ struct Dims {
   DimVector sizes, strides;
 };
 Dims coalesce(IntArrayRef sizes, IntArrayRef strides);
+// The same dims taken in memory order, largest stride first (ties keep their order), then merged: the
+// walk of a reducer that ignores positions, which may visit a group's elements in any fixed order
+// (x.t().sum() reads memory straight through).
+Dims coalesce_in_memory_order(IntArrayRef sizes, IntArrayRef strides);
 
 // A Reducer over elements of type T, for reduce_groups:
 //   using Acc = ...;
@@ -142,7 +147,10 @@ Dims coalesce(IntArrayRef sizes, IntArrayRef strides);
 //   Acc fold_run(Acc a, const T* x, int64_t n) const;
 // or with them, x[0] being at `position`:
 //   Acc fold_run_at(Acc a, const T* x, int64_t n, int64_t position) const;
-// and, where it can do better than fold lane by lane on a tile (fold_tile below), without
+// A reducer whose fold or fold_run_at reads the position declares
+//   static constexpr bool kPositional = true;
+// the others see a group's elements in memory order, not in the order of Note [Reduction plans].
+// And, where it can do better than fold lane by lane on a tile (fold_tile below), without
 // positions, returning false where it cannot after all:
 //   bool fold_tile_rows(Acc* acc, int64_t lanes, const T* base, const Dims& in, int64_t begin, int64_t end) const;
 template <typename R, typename T, typename = void> struct HasFoldRun : std::false_type {};
@@ -155,6 +163,8 @@ template <typename R, typename T>
 struct HasFoldRunAt<R, T, std::void_t<decltype(std::declval<const R&>().fold_run_at(
                               std::declval<typename R::Acc>(), std::declval<const T*>(), int64_t(0), int64_t(0)))>>
     : std::true_type {};
+template <typename R, typename = void> struct IsPositional : std::false_type {};
+template <typename R> struct IsPositional<R, std::enable_if_t<R::kPositional>> : std::true_type {};
 template <typename R, typename T, typename = void> struct HasFoldTileRows : std::false_type {};
 template <typename R, typename T>
 struct HasFoldTileRows<R, T, std::void_t<decltype(std::declval<const R&>().fold_tile_rows(
@@ -261,7 +271,8 @@ void reduce_groups(const Tensor& self, const Reduction& plan, const R& r, Out* o
     return;
   }
   const T* base = self.data<T>();
-  Dims in = coalesce(plan.reduced_sizes, plan.reduced_strides);
+  Dims in = IsPositional<R>::value ? coalesce(plan.reduced_sizes, plan.reduced_strides)
+                                   : coalesce_in_memory_order(plan.reduced_sizes, plan.reduced_strides);
   if (in.sizes.empty()) in = {{1}, {1}};  // a group of one element
   const Dims kept = coalesce(plan.kept_sizes, plan.kept_strides);
   const std::array<IntArrayRef, 1> kept_strides{kept.strides};

@@ -4,8 +4,10 @@
 // ~~~~~~~~~~~~~~~~~~~~~~~~
 // Operand 0 is the output; operands 1..n are inputs, already broadcast to the
 // output's shape (stride 0 where broadcast) and already of the dtype the
-// kernel reads. Dims are stored innermost first and coalesced, so a
-// contiguous operation of any rank is one dim of numel elements. Strides are
+// kernel reads. Dims are stored innermost first, in the order of the output's
+// strides (its memory order, which for a transposed output is not the logical
+// one), and coalesced, so a contiguous operation of any rank, or one whose
+// operands share any dense layout, is one dim of numel elements. Strides are
 // in bytes. Kernels see only this struct: promotion, broadcasting, output
 // allocation and aliasing were settled when it was built (pointwise.cpp).
 // It holds everything inline: building one allocates nothing.

@@ -1,9 +1,11 @@
-"""Kernels whose operands are laid out across the output's rows (Note [Transposed operands] in
-wick/cpu/loops.h): copies of transposes and permutes, and pointwise ops mixing layouts, walked in
-tiles, against NumPy. Sizes straddle the tile side (64) and the smallest tiled shape, at one and at
-two threads."""
+"""Operands laid out otherwise than row-major, against NumPy and PyTorch: kernels whose operands lie
+across the output's rows (Note [Transposed operands] in wick/cpu/loops.h: copies of transposes and
+permutes, pointwise ops mixing layouts, walked in tiles, with sizes that straddle the tile side (64)
+and the smallest tiled shape), the layout of new pointwise results, and reductions of permuted
+tensors; at one and at two threads."""
 import numpy as np
 import pytest
+import torch
 
 import wick
 from reference import to_numpy
@@ -77,3 +79,33 @@ def test_flipped_and_sliced_operands(threads):
     np.testing.assert_array_equal(to_numpy(x.flip(0).t().contiguous()), a[::-1].T)
     np.testing.assert_array_equal(to_numpy(x[::3, 1::2].t().contiguous()), a[::3, 1::2].T)
     np.testing.assert_array_equal(to_numpy(x.t()[5:200].contiguous()), a.T[5:200])
+
+
+@pytest.mark.parametrize("op", ["exp", "abs", "neg", "sigmoid"])
+def test_pointwise_results_keep_their_operands_layout(op):
+    # As PyTorch: a new result is laid out as the first operand of its whole shape.
+    a = values((40, 30, 20), "float32")
+    for dims in [(1, 0, 2), (2, 1, 0), (0, 2, 1)]:
+        x, t = wick.from_numpy(a).permute(*dims), torch.from_numpy(a).permute(*dims)
+        ours, theirs = getattr(x, op)(), getattr(t, op)()
+        assert ours.stride() == theirs.stride()
+        np.testing.assert_array_equal(to_numpy(ours), theirs.numpy())
+    x, t = wick.from_numpy(a[0]).t(), torch.from_numpy(a[0]).t()
+    y, u = wick.from_numpy(a[1]), torch.from_numpy(a[1])
+    assert (x + y.t().contiguous()).stride() == (t + u.t().contiguous()).stride()
+    assert (y.t().contiguous() + x).stride() == (u.t().contiguous() + t).stride()
+    assert (x[::2] * 2).stride() == (t[::2] * 2).stride()
+
+
+@pytest.mark.parametrize("name", ["sum", "mean", "amax", "amin", "prod", "all", "any", "argmax", "norm", "var"])
+def test_reductions_of_transposed_and_permuted_tensors(name, threads):
+    # Reducers that ignore positions walk memory in order; argmax keeps its logical positions.
+    a = np.random.default_rng(5).uniform(0.5, 1.5, (30, 40, 50)).astype(np.float64)
+    for dims in [(1, 0, 2), (2, 1, 0), (0, 2, 1)]:
+        x, t = wick.from_numpy(a).permute(*dims), torch.from_numpy(a).permute(*dims)
+        for dim in [None, 0, 1, 2, (0, 2)]:
+            if isinstance(dim, tuple) and name in ("argmax", "all", "any", "prod"):
+                continue  # one dim at most, in PyTorch 1.13
+            kwargs = {} if dim is None else {"dim": dim}
+            ours, theirs = getattr(x, name)(**kwargs), getattr(t, name)(**kwargs)
+            np.testing.assert_allclose(to_numpy(ours), theirs.numpy(), rtol=1e-12)
