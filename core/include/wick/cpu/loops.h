@@ -259,7 +259,7 @@ void run_tiled(const TensorIter& iter, const Op& op, int across, std::index_sequ
       }
       for (int64_t left = 0; left < width; left += kTileSide) {
         const int64_t n = std::min(kTileSide, width - left);
-        const auto stage = [&](auto index) {
+        [[maybe_unused]] const auto stage = [&](auto index) {  // unused by ops without inputs
           constexpr size_t k = decltype(index)::value + 1;
           using In = in_t<Op, k - 1>;
           if (!staged[k]) return;
